@@ -1,0 +1,23 @@
+// Runs the type check, then every test file under test/ with node's test runner (through tsx).
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+function testFiles(dir) {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return testFiles(full);
+    return name.endsWith('.test.ts') ? [full] : [];
+  });
+}
+
+const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process.env }).status ?? 1;
+
+const only = process.argv.slice(2);
+if (only.length === 0) {
+  process.stdout.write('type check (tsc --noEmit)\n');
+  if (run('npx', ['tsc', '--noEmit']) !== 0) process.exit(1);
+}
+const files = only.length ? only : testFiles('test').sort();
+const status = run(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-reporter=spec', ...files]);
+process.exit(status);

@@ -1,0 +1,54 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Pool } from './db/pool.ts';
+import { registerOpenApi } from './openapi/plugin.ts';
+import { Authenticator } from './platform/auth/authenticator.ts';
+import { installAuthentication } from './platform/auth/hook.ts';
+import { installErrorHandling } from './platform/http/error-handler.ts';
+import { installJsonBodyParser } from './platform/http/json-body.ts';
+import { validatorCompiler } from './platform/http/validator.ts';
+import { healthRoutes } from './platform/health/routes.ts';
+import { platformRoutes } from './platform/routes.ts';
+import { featureFlagRoutes } from './flags/routes.ts';
+
+export interface AppOptions {
+  pool: Pool;
+  /** A pino logger; none means silent (tests). */
+  logger?: FastifyBaseLogger;
+}
+
+/** What every product area's routes get: the database and the shared authenticator. */
+export interface AppDeps {
+  pool: Pool;
+  authenticator: Authenticator;
+}
+
+export type App = FastifyInstance;
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    bodyLimit: 10 * 1024 * 1024,
+    forceCloseConnections: 'idle',
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const deps: AppDeps = { pool: options.pool, authenticator: new Authenticator(options.pool) };
+
+  app.setValidatorCompiler(validatorCompiler);
+  installJsonBodyParser(app);
+  installErrorHandling(app);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+  await registerOpenApi(app);
+  installAuthentication(app, deps.authenticator);
+
+  await app.register(healthRoutes(deps.pool));
+  await app.register(platformRoutes(deps));
+  await app.register(featureFlagRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
+  return app;
+}

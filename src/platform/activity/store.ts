@@ -1,0 +1,76 @@
+import type { Queryable } from '../../db/pool.ts';
+import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
+import type { Change } from './changes.ts';
+
+export interface ActivityDetail {
+  changes: Change[];
+  trigger: unknown;
+  type: string | null;
+  name: string | null;
+  short_id: string | null;
+}
+
+export interface NewActivity {
+  projectId: number;
+  scope: string;
+  itemId: string;
+  activity: string;
+  userId: number | null;
+  detail: ActivityDetail;
+}
+
+export type ActivityUser = UserSummary | { first_name: 'System'; email: null; is_system: true };
+
+export interface ActivityEntry {
+  id: string;
+  user: ActivityUser;
+  activity: string;
+  scope: string;
+  item_id: string;
+  detail: ActivityDetail;
+  created_at: string;
+  is_system: boolean;
+}
+
+/** Must run on the same client (transaction) as the change it records. */
+export async function recordActivity(db: Queryable, entry: NewActivity): Promise<void> {
+  await db.query(
+    `INSERT INTO activity_log (project_id, scope, item_id, activity, user_id, is_system, detail)
+     VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+    [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, entry.userId === null, entry.detail],
+  );
+}
+
+export interface ActivityFilter {
+  projectId: number;
+  scope: string;
+  itemId?: string;
+  limit: number;
+  offset: number;
+}
+
+export async function listActivity(db: Queryable, filter: ActivityFilter): Promise<{ total: number; entries: ActivityEntry[] }> {
+  const params: unknown[] = [filter.projectId, filter.scope];
+  let where = 'a.project_id = $1 AND a.scope = $2';
+  if (filter.itemId !== undefined) {
+    params.push(filter.itemId);
+    where += ` AND a.item_id = $${params.length}`;
+  }
+  const total = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM activity_log a WHERE ${where}`, params);
+  params.push(filter.limit, filter.offset);
+  const { rows } = await db.query<ActivityEntry & { user: UserSummary | null }>(
+    `SELECT a.id, a.activity, a.scope, a.item_id, a.detail, a.is_system,
+            to_char(a.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS created_at,
+            ${userSummarySql('u')} AS user
+       FROM activity_log a LEFT JOIN users u ON u.id = a.user_id
+      WHERE ${where}
+      ORDER BY a.created_at DESC, a.id DESC
+      LIMIT $${params.length - 1} OFFSET $${params.length}`,
+    params,
+  );
+  const entries = rows.map((row) => ({
+    ...row,
+    user: row.user ?? { first_name: 'System' as const, email: null, is_system: true as const },
+  }));
+  return { total: total.rows[0].n, entries };
+}

@@ -1,0 +1,40 @@
+import type { UserRow } from '../users/user-summary.ts';
+
+export interface Membership {
+  organizationId: string;
+  level: 'member' | 'admin' | 'owner';
+}
+
+/** Who is calling: a user acting through one of their personal API keys. */
+export interface Principal {
+  kind: 'personal_api_key';
+  keyId: string;
+  user: UserRow & { current_project_id: number | null; current_organization_id: string | null };
+  scopes: ReadonlySet<string>;
+  scopedTeams: readonly number[] | null;
+  scopedOrganizations: readonly string[] | null;
+  memberships: readonly Membership[];
+}
+
+export interface ProjectRef {
+  id: number;
+  organizationId: string;
+}
+
+/** The project may be reached: the user is a member of its organization and the key's scoping allows it. */
+export function principalCanReach(principal: Principal, project: ProjectRef): boolean {
+  if (!principal.memberships.some((m) => m.organizationId === project.organizationId)) return false;
+  if (principal.scopedTeams && principal.scopedTeams.length > 0 && !principal.scopedTeams.includes(project.id)) return false;
+  if (
+    principal.scopedOrganizations &&
+    principal.scopedOrganizations.length > 0 &&
+    !principal.scopedOrganizations.includes(project.organizationId)
+  ) {
+    return false;
+  }
+  return true;
+}
+
+export function membershipLevel(principal: Principal, organizationId: string): Membership['level'] | null {
+  return principal.memberships.find((m) => m.organizationId === organizationId)?.level ?? null;
+}

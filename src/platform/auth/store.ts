@@ -1,0 +1,62 @@
+import type { Queryable } from '../../db/pool.ts';
+import type { Membership, Principal, ProjectRef } from './principal.ts';
+
+interface PrincipalRow {
+  key_id: string;
+  secure_value: string;
+  scopes: string[];
+  scoped_teams: number[] | null;
+  scoped_organizations: string[] | null;
+  user: Principal['user'];
+  memberships: { organization_id: string; level: Membership['level'] }[];
+}
+
+export interface FoundPrincipal {
+  principal: Principal;
+  secureValue: string;
+}
+
+export async function findPrincipalByKeyHash(db: Queryable, hash: string): Promise<FoundPrincipal | null> {
+  const { rows } = await db.query<PrincipalRow>(
+    `SELECT k.id AS key_id, k.secure_value, k.scopes, k.scoped_teams, k.scoped_organizations::text[] AS scoped_organizations,
+            json_build_object('id', u.id, 'uuid', u.uuid, 'distinct_id', u.distinct_id, 'first_name', u.first_name,
+              'last_name', u.last_name, 'email', u.email, 'is_email_verified', u.is_email_verified,
+              'hedgehog_config', u.hedgehog_config, 'role_at_organization', u.role_at_organization,
+              'current_project_id', u.current_project_id, 'current_organization_id', u.current_organization_id) AS user,
+            COALESCE((SELECT json_agg(json_build_object('organization_id', m.organization_id, 'level', m.level) ORDER BY m.joined_at)
+                      FROM organization_memberships m WHERE m.user_id = u.id), '[]'::json) AS memberships
+       FROM personal_api_keys k JOIN users u ON u.id = k.user_id
+      WHERE k.secure_value = $1`,
+    [hash],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    secureValue: row.secure_value,
+    principal: {
+      kind: 'personal_api_key',
+      keyId: row.key_id,
+      user: row.user,
+      scopes: new Set(row.scopes),
+      scopedTeams: row.scoped_teams,
+      scopedOrganizations: row.scoped_organizations,
+      memberships: row.memberships.map((m) => ({ organizationId: m.organization_id, level: m.level })),
+    },
+  };
+}
+
+export async function findProjectRef(db: Queryable, projectId: number): Promise<ProjectRef | null> {
+  const { rows } = await db.query<{ id: number; organization_id: string }>(
+    'SELECT id, organization_id FROM projects WHERE id = $1',
+    [projectId],
+  );
+  return rows[0] ? { id: rows[0].id, organizationId: rows[0].organization_id } : null;
+}
+
+export async function touchKeyLastUsed(db: Queryable, keyId: string): Promise<void> {
+  await db.query(
+    `UPDATE personal_api_keys SET last_used_at = now()
+      WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
+    [keyId],
+  );
+}

@@ -1,0 +1,71 @@
+export type ErrorType =
+  | 'validation_error'
+  | 'authentication_error'
+  | 'invalid_request'
+  | 'throttled_error'
+  | 'server_error';
+
+export interface ErrorBody {
+  type: ErrorType;
+  code: string;
+  detail: string;
+  attr: string | null;
+}
+
+/** Every error the API answers with; rendered in one place (http/error-handler.ts). */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly type: ErrorType;
+  readonly code: string;
+  readonly attr: string | null;
+
+  constructor(status: number, type: ErrorType, code: string, detail: string, attr: string | null = null) {
+    super(detail);
+    this.status = status;
+    this.type = type;
+    this.code = code;
+    this.attr = attr;
+  }
+
+  toBody(): ErrorBody {
+    return { type: this.type, code: this.code, detail: this.message, attr: this.attr };
+  }
+}
+
+export const validationError = (detail: string, attr: string | null = null, code = 'invalid_input') =>
+  new ApiError(400, 'validation_error', code, detail, attr);
+
+export const requiredField = (attr: string) => validationError('This field is required.', attr, 'required');
+
+export const notFound = () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.');
+
+export const notAuthenticated = () =>
+  new ApiError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
+
+export const authenticationFailed = (detail = 'Personal API key found in request Authorization header is invalid.') =>
+  new ApiError(401, 'authentication_error', 'authentication_failed', detail);
+
+export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
+  new ApiError(403, 'authentication_error', 'permission_denied', detail);
+
+export const conflict = (detail: string) => new ApiError(409, 'server_error', 'conflict', detail);
+
+export const parseError = (detail = 'JSON parse error - request body is not valid JSON.') =>
+  new ApiError(400, 'invalid_request', 'parse_error', detail);
+
+/**
+ * An error whose body is not the contract's error body (PostHog's hand-built action answers,
+ * e.g. `{"success": false, "error": "..."}`), or no body at all.
+ */
+export class RawErrorResponse extends Error {
+  readonly status: number;
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, body: unknown, headers: Record<string, string> = {}) {
+    super(`HTTP ${status}`);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
+  }
+}

@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ErrorObject } from 'ajv';
+import { ApiError, RawErrorResponse, notFound, parseError } from '../errors.ts';
+import { ajvErrorToApiError } from './validation-errors.ts';
+
+interface ValidationFailure {
+  validation?: ErrorObject[];
+}
+
+function toApiError(error: FastifyError & ValidationFailure): ApiError | null {
+  if (error instanceof ApiError) return error;
+  if (error.validation && error.validation.length > 0) return ajvErrorToApiError(error.validation[0]);
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return parseError();
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ApiError(415, 'invalid_request', 'unsupported_media_type', `Unsupported media type "${error.message.split(': ').pop()}" in request.`);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError(413, 'invalid_request', 'request_too_large', 'Request body is too large.');
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, 'invalid_request', 'parse_error', 'Request body size did not match Content-Length.');
+    default:
+      break;
+  }
+  if (error.statusCode && error.statusCode >= 400 && error.statusCode < 500) {
+    return new ApiError(error.statusCode, 'invalid_request', 'invalid_request', error.message);
+  }
+  return null;
+}
+
+export function installErrorHandling(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError & ValidationFailure, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof RawErrorResponse) {
+      reply.headers(error.headers).code(error.status);
+      return error.body === undefined ? reply.send() : reply.send(error.body);
+    }
+    const apiError = toApiError(error);
+    if (apiError) {
+      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+      return reply.code(apiError.status).send(apiError.toBody());
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply
+      .code(500)
+      .send({ type: 'server_error', code: 'error', detail: 'A server error occurred.', attr: null });
+  });
+  app.setNotFoundHandler((_request, reply) => reply.code(404).send(notFound().toBody()));
+}

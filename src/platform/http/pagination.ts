@@ -1,0 +1,48 @@
+import type { FastifyRequest } from 'fastify';
+import { Type, type Static } from 'typebox';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** limit/offset as every paginated list accepts them; larger limits are clamped, not refused. */
+export const PaginationQuery = Type.Object({
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
+});
+export type PaginationQuery = Static<typeof PaginationQuery>;
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export function pageOf(query: PaginationQuery): Page {
+  return { limit: Math.min(query.limit ?? DEFAULT_LIMIT, MAX_LIMIT), offset: query.offset ?? 0 };
+}
+
+export interface Paginated<T> {
+  count: number;
+  next: string | null;
+  previous: string | null;
+  results: T[];
+}
+
+/** The request's own absolute URL with `limit`/`offset` replaced; every other parameter kept. */
+function pageUrl(request: FastifyRequest, limit: number, offset: number): string {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  url.searchParams.set('limit', String(limit));
+  if (offset > 0) url.searchParams.set('offset', String(offset));
+  else url.searchParams.delete('offset');
+  return url.toString();
+}
+
+export function paginated<T>(request: FastifyRequest, page: Page, count: number, results: T[]): Paginated<T> {
+  const hasNext = page.offset + page.limit < count;
+  const hasPrevious = page.offset > 0;
+  return {
+    count,
+    next: hasNext ? pageUrl(request, page.limit, page.offset + page.limit) : null,
+    previous: hasPrevious ? pageUrl(request, page.limit, Math.max(0, page.offset - page.limit)) : null,
+    results,
+  };
+}

@@ -1,0 +1,41 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/app.ts';
+import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/platform/auth/keys.ts';
+import { bootstrap } from '../../src/platform/bootstrap.ts';
+import { createTestDatabase, type TestDatabase } from './database.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  db: TestDatabase;
+  /** A personal API key with scope `*` for project 1's owner. */
+  key: string;
+  projectId: number;
+  /** Sends a request with the `*` key unless `key` (or null for none) is given. */
+  request(options: InjectOptions & { key?: string | null }): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(): Promise<TestApp> {
+  const db = await createTestDatabase();
+  const key = generateSecret(PERSONAL_KEY_PREFIX);
+  const { projectId } = await bootstrap(db.pool, key);
+  const app = await buildApp({ pool: db.pool });
+  await app.ready();
+  return {
+    app,
+    db,
+    key,
+    projectId,
+    request({ key: requestKey, headers, ...options }) {
+      const bearer = requestKey === undefined ? key : requestKey;
+      return app.inject({
+        ...options,
+        headers: { ...(bearer === null ? {} : { authorization: `Bearer ${bearer}` }), ...headers },
+      });
+    },
+    async close() {
+      await app.close();
+      await db.drop();
+    },
+  };
+}
