@@ -1,0 +1,29 @@
+import { validationError, type ApiError } from '../../platform/errors.ts';
+import type { EvaluationRuntime } from '../types.ts';
+import { nullNotAllowed } from './errors.ts';
+import { pythonStr } from './values.ts';
+
+export const EVALUATION_RUNTIMES: readonly EvaluationRuntime[] = ['server', 'client', 'all', 'both'];
+export type BucketingIdentifier = 'distinct_id' | 'device_id';
+export const BUCKETING_IDENTIFIERS: readonly BucketingIdentifier[] = ['distinct_id', 'device_id'];
+
+const invalidChoice = (raw: unknown, attr: string): ApiError =>
+  validationError(`"${pythonStr(raw)}" is not a valid choice.`, attr, 'invalid_choice');
+
+function isOneOf<T extends string>(raw: unknown, choices: readonly T[]): raw is T {
+  return typeof raw === 'string' && (choices as readonly string[]).includes(raw);
+}
+
+/** `evaluation_runtime`: stored as sent; `both` and `all` mean the same (CONTRACT §3). */
+export function validateEvaluationRuntime(raw: unknown): EvaluationRuntime {
+  if (raw === null) throw nullNotAllowed('evaluation_runtime');
+  if (!isOneOf(raw, EVALUATION_RUNTIMES)) throw invalidChoice(raw, 'evaluation_runtime');
+  return raw;
+}
+
+/** `bucketing_identifier` (V-B): null means the default, `distinct_id`. */
+export function validateBucketingIdentifier(raw: unknown): BucketingIdentifier | null {
+  if (raw === null) return null;
+  if (!isOneOf(raw, BUCKETING_IDENTIFIERS)) throw invalidChoice(raw, 'bucketing_identifier');
+  return raw;
+}

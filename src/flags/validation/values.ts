@@ -1,0 +1,43 @@
+/** Helpers for looking at JSON values the way PostHog's (Python) error messages describe them. */
+
+export type JsonObject = Record<string, unknown>;
+
+export function isPlainObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Python's name for a JSON value's type, as DRF prints it (`got type "list"`). */
+export function pythonTypeName(value: unknown): string {
+  if (value === null || value === undefined) return 'NoneType';
+  if (Array.isArray(value)) return 'list';
+  switch (typeof value) {
+    case 'string':
+      return 'str';
+    case 'boolean':
+      return 'bool';
+    case 'number':
+      return Number.isInteger(value) ? 'int' : 'float';
+    default:
+      return 'dict';
+  }
+}
+
+/** A value inside an error message: strings as they are, anything else as JSON shows it (`5`, `true`, `[1,2]`). */
+export function displayValue(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (value === undefined) return 'null';
+  return JSON.stringify(value);
+}
+
+/** A value the way Python's `str()` prints it, for DRF's `"{input}" is not a valid choice.` */
+export function pythonStr(value: unknown): string {
+  if (value === null || value === undefined) return 'None';
+  if (value === true) return 'True';
+  if (value === false) return 'False';
+  return displayValue(value);
+}
+
+/** A finite JSON number (booleans and numeric strings are not numbers). */
+export function isFiniteNumber(value: unknown): value is number {
+  return typeof value === 'number' && Number.isFinite(value);
+}
