@@ -1,7 +1,16 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
+import { organizationRoutes } from './organizations/routes.ts';
+import { personalApiKeyRoutes } from './personal-api-keys/routes.ts';
+import { projectRoutes } from './projects/routes.ts';
+import { userRoutes } from './users/routes.ts';
 
 /** Organizations, projects, users and personal API keys (CONTRACT §2). */
-export function platformRoutes(_deps: AppDeps) {
-  return async function register(_app: FastifyInstance): Promise<void> {};
+export function platformRoutes(deps: AppDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    await app.register(userRoutes(deps));
+    await app.register(organizationRoutes(deps));
+    await app.register(projectRoutes(deps));
+    await app.register(personalApiKeyRoutes(deps));
+  };
 }

@@ -53,7 +53,11 @@ export class Authenticator {
 
   async authenticate(authorizationHeader: string | undefined): Promise<Principal> {
     const token = bearerToken(authorizationHeader);
-    if (!token) throw notAuthenticated();
+    if (!token) {
+      // No header: no credentials. A header we cannot read: credentials that fail.
+      if (!authorizationHeader?.trim()) throw notAuthenticated();
+      throw authenticationFailed('Invalid Authorization header. Expected "Bearer <personal API key>".');
+    }
     const hash = hashSecret(token);
     const now = Date.now();
     let found = this.principals.get(hash, now);

@@ -22,7 +22,8 @@ export const SCOPE_OBJECTS = [
 ] as const;
 
 export type ScopeObject = (typeof SCOPE_OBJECTS)[number];
-export type Scope = `${ScopeObject}:${'read' | 'write'}`;
+/** A scope a route may require; `*` (all scopes) only for key management. */
+export type Scope = `${ScopeObject}:${'read' | 'write'}` | '*';
 
 const VALID_SCOPES = new Set<string>(['*', ...SCOPE_OBJECTS.flatMap((o) => [`${o}:read`, `${o}:write`])]);
 

@@ -7,7 +7,7 @@ interface ValidationFailure {
   validation?: ErrorObject[];
 }
 
-function toApiError(error: FastifyError & ValidationFailure): ApiError | null {
+function toApiError(error: FastifyError & ValidationFailure, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation && error.validation.length > 0) return ajvErrorToApiError(error.validation[0]);
   switch (error.code) {
@@ -15,7 +15,12 @@ function toApiError(error: FastifyError & ValidationFailure): ApiError | null {
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
       return parseError();
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return new ApiError(415, 'invalid_request', 'unsupported_media_type', `Unsupported media type "${error.message.split(': ').pop()}" in request.`);
+      return new ApiError(
+        415,
+        'invalid_request',
+        'unsupported_media_type',
+        `Unsupported media type "${request.headers['content-type'] ?? ''}" in request.`,
+      );
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, 'invalid_request', 'request_too_large', 'Request body is too large.');
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
@@ -35,7 +40,7 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.headers(error.headers).code(error.status);
       return error.body === undefined ? reply.send() : reply.send(error.body);
     }
-    const apiError = toApiError(error);
+    const apiError = toApiError(error, request);
     if (apiError) {
       if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
       return reply.code(apiError.status).send(apiError.toBody());

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 
 export const DEFAULT_LIMIT = 100;
 export const MAX_LIMIT = 1000;
@@ -45,4 +45,14 @@ export function paginated<T>(request: FastifyRequest, page: Page, count: number,
     previous: hasPrevious ? pageUrl(request, page.limit, Math.max(0, page.offset - page.limit)) : null,
     results,
   };
+}
+
+/** The schema of a paginated list of `item`. */
+export function paginatedOf<T extends TSchema>(item: T) {
+  return Type.Object({
+    count: Type.Integer(),
+    next: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    previous: Type.Union([Type.String({ format: 'uri' }), Type.Null()]),
+    results: Type.Array(item),
+  });
 }

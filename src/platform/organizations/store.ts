@@ -1,4 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { Membership } from '../auth/principal.ts';
+import type { KeyReach } from './reach.ts';
 
 export interface OrganizationRow {
   id: string;
@@ -30,17 +32,45 @@ export async function findOrganization(db: Queryable, id: string): Promise<Organ
   return rows[0] ?? null;
 }
 
-export async function listOrganizationsOfUser(
+export interface OrganizationOfUser extends OrganizationRow {
+  membership_level: Membership['level'];
+  member_count: number;
+}
+
+const ORGANIZATION_OF_USER_COLUMNS = `o.id, o.name, o.slug, o.created_at, o.updated_at, m.level AS membership_level,
+  (SELECT count(*)::int FROM organization_memberships mc WHERE mc.organization_id = o.id) AS member_count`;
+
+/** The organizations a key reaches: the user's memberships, narrowed by the key's scoping. */
+export async function listReachableOrganizations(
   db: Queryable,
-  userId: number,
+  reach: KeyReach,
   page: { limit: number; offset: number },
-): Promise<{ count: number; rows: (OrganizationRow & { membership_level: string })[] }> {
-  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM organization_memberships WHERE user_id = $1', [userId]);
-  const { rows } = await db.query<OrganizationRow & { membership_level: string }>(
-    `SELECT o.*, m.level AS membership_level FROM organizations o
+): Promise<{ count: number; rows: OrganizationOfUser[] }> {
+  const where = `($2::uuid[] IS NULL OR o.id = ANY($2::uuid[]))
+    AND ($3::int[] IS NULL OR EXISTS (SELECT 1 FROM projects p WHERE p.organization_id = o.id AND p.id = ANY($3::int[])))`;
+  const params = [reach.userId, reach.organizations, reach.teams];
+  const count = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM organizations o
+       JOIN organization_memberships m ON m.organization_id = o.id AND m.user_id = $1 WHERE ${where}`,
+    params,
+  );
+  const { rows } = await db.query<OrganizationOfUser>(
+    `SELECT ${ORGANIZATION_OF_USER_COLUMNS} FROM organizations o
        JOIN organization_memberships m ON m.organization_id = o.id AND m.user_id = $1
-      ORDER BY o.created_at, o.id LIMIT $2 OFFSET $3`,
-    [userId, page.limit, page.offset],
+      WHERE ${where}
+      ORDER BY m.joined_at, o.created_at, o.id LIMIT $4 OFFSET $5`,
+    [...params, page.limit, page.offset],
   );
   return { count: count.rows[0].n, rows };
+}
+
+/** One organization as its member `userId` sees it; null when it is unknown or they are not a member. */
+export async function findOrganizationOfUser(db: Queryable, id: string, userId: number): Promise<OrganizationOfUser | null> {
+  const { rows } = await db.query<OrganizationOfUser>(
+    `SELECT ${ORGANIZATION_OF_USER_COLUMNS} FROM organizations o
+       JOIN organization_memberships m ON m.organization_id = o.id AND m.user_id = $2
+      WHERE o.id = $1`,
+    [id, userId],
+  );
+  return rows[0] ?? null;
 }

@@ -62,3 +62,11 @@ export async function deleteKeyOfUser(db: Queryable, userId: number, keyId: stri
   const { rowCount } = await db.query('DELETE FROM personal_api_keys WHERE id = $1 AND user_id = $2', [keyId, userId]);
   return (rowCount ?? 0) > 0;
 }
+
+export async function findKeyOfUser(db: Queryable, userId: number, keyId: string): Promise<PersonalApiKeyRow | null> {
+  const { rows } = await db.query<PersonalApiKeyRow>(
+    `SELECT ${KEY_COLUMNS} FROM personal_api_keys WHERE id = $1 AND user_id = $2`,
+    [keyId, userId],
+  );
+  return rows[0] ?? null;
+}

@@ -1,5 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
 import { generateSecret, hashSecret, maskSecret } from '../auth/keys.ts';
+import type { KeyReach } from '../organizations/reach.ts';
 
 export interface ProjectRow {
   id: number;
@@ -43,4 +44,61 @@ export async function insertProject(
 export async function findProject(db: Queryable, id: number): Promise<ProjectRow | null> {
   const { rows } = await db.query<ProjectRow>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = $1`, [id]);
   return rows[0] ?? null;
+}
+
+/**
+ * The projects a key reaches (its user's organizations, narrowed by the key's scoping),
+ * optionally inside one organization; all of them when `page` is absent.
+ */
+export async function listReachableProjects(
+  db: Queryable,
+  reach: KeyReach,
+  filter: { organizationId?: string } = {},
+  page?: { limit: number; offset: number },
+): Promise<{ count: number; rows: ProjectRow[] }> {
+  const where = `($2::uuid[] IS NULL OR p.organization_id = ANY($2::uuid[]))
+    AND ($3::int[] IS NULL OR p.id = ANY($3::int[]))
+    AND ($4::uuid IS NULL OR p.organization_id = $4::uuid)`;
+  const params = [reach.userId, reach.organizations, reach.teams, filter.organizationId ?? null];
+  const from = `FROM projects p JOIN organization_memberships m ON m.organization_id = p.organization_id AND m.user_id = $1`;
+  const columns = PROJECT_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ');
+  if (!page) {
+    const { rows } = await db.query<ProjectRow>(`SELECT ${columns} ${from} WHERE ${where} ORDER BY p.id`, params);
+    return { count: rows.length, rows };
+  }
+  const count = await db.query<{ n: number }>(`SELECT count(*)::int AS n ${from} WHERE ${where}`, params);
+  const { rows } = await db.query<ProjectRow>(
+    `SELECT ${columns} ${from} WHERE ${where} ORDER BY p.id LIMIT $5 OFFSET $6`,
+    [...params, page.limit, page.offset],
+  );
+  return { count: count.rows[0].n, rows };
+}
+
+export async function updateProject(
+  db: Queryable,
+  id: number,
+  changes: { name?: string; timezone?: string },
+): Promise<ProjectRow | null> {
+  const { rows } = await db.query<ProjectRow>(
+    `UPDATE projects SET name = COALESCE($2, name), timezone = COALESCE($3, timezone), updated_at = now()
+      WHERE id = $1 RETURNING ${PROJECT_COLUMNS}`,
+    [id, changes.name ?? null, changes.timezone ?? null],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Deletes a project; its data goes with it (foreign keys cascade). Users whose current project
+ * it was move to another project of the same organization, when there is one.
+ * Run it inside a transaction.
+ */
+export async function deleteProject(db: Queryable, project: { id: number; organizationId: string }): Promise<boolean> {
+  await db.query(
+    `UPDATE users SET current_project_id = (
+       SELECT p.id FROM projects p WHERE p.organization_id = $2 AND p.id <> $1 ORDER BY p.id LIMIT 1)
+      WHERE current_project_id = $1`,
+    [project.id, project.organizationId],
+  );
+  const { rowCount } = await db.query('DELETE FROM projects WHERE id = $1', [project.id]);
+  return (rowCount ?? 0) > 0;
 }

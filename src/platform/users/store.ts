@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';
+import type { UserRow } from './user-summary.ts';
 
 export interface NewUser {
   email: string;
@@ -21,4 +22,38 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<{ id: nu
 export async function findUserIdByEmail(db: Queryable, email: string): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [email]);
   return rows[0]?.id ?? null;
+}
+
+export interface UserRecord extends UserRow {
+  current_organization_id: string | null;
+  current_project_id: number | null;
+  created_at: Date;
+}
+
+export async function findUser(db: Queryable, id: number): Promise<UserRecord | null> {
+  const { rows } = await db.query<UserRecord>(
+    `SELECT id, uuid, distinct_id, first_name, last_name, email, is_email_verified, hedgehog_config,
+            role_at_organization, current_organization_id::text AS current_organization_id, current_project_id, created_at
+       FROM users WHERE id = $1`,
+    [id],
+  );
+  return rows[0] ?? null;
+}
+
+/**
+ * Gives a user without a current project this one, when it is in their current organization
+ * (or they have none). A user who has one keeps it: `@current` does not move because something
+ * new was created.
+ */
+export async function setCurrentProjectIfUnset(
+  db: Queryable,
+  userId: number,
+  project: { id: number; organizationId: string },
+): Promise<void> {
+  await db.query(
+    `UPDATE users SET current_project_id = $2, current_organization_id = $3
+      WHERE id = $1 AND current_project_id IS NULL
+        AND (current_organization_id IS NULL OR current_organization_id = $3)`,
+    [userId, project.id, project.organizationId],
+  );
 }

@@ -1,0 +1,129 @@
+import type { AppDeps } from '../../app.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
+import { notFound, permissionDenied, validationError } from '../errors.ts';
+import type { Page } from '../http/pagination.ts';
+import { keyReach, keyReachesOrganization } from '../organizations/reach.ts';
+import { cleanName, resolveOrganization, type ResolvedOrganization } from '../organizations/service.ts';
+import { setCurrentProjectIfUnset } from '../users/store.ts';
+import type { CreateProjectBody, Project, UpdateProjectBody } from './schemas.ts';
+import {
+  deleteProject as deleteProjectRow,
+  findProject,
+  insertProject,
+  listReachableProjects,
+  updateProject as updateProjectRow,
+  type ProjectRow,
+} from './store.ts';
+
+const NAME_MAX_LENGTH = 200;
+
+/** `secretToken` in clear only when the project was just created; otherwise its mask. */
+function toProject(row: ProjectRow, secretToken?: string): Project {
+  return {
+    id: row.id,
+    project_id: row.id,
+    name: row.name,
+    organization: row.organization_id,
+    api_token: row.api_token,
+    secret_api_token: secretToken ?? row.secret_token_mask,
+    timezone: row.timezone,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+/** An IANA zone in its canonical spelling, or a 400 on `timezone`. */
+export function cleanTimezone(value: string): string {
+  try {
+    return new Intl.DateTimeFormat('en-US', { timeZone: value.trim() }).resolvedOptions().timeZone;
+  } catch {
+    throw validationError(`"${value}" is not a valid choice.`, 'timezone', 'invalid_choice');
+  }
+}
+
+function requireAdmin(level: Membership['level'] | null): void {
+  if (level !== 'admin' && level !== 'owner') {
+    throw permissionDenied('Your organization access level is insufficient.');
+  }
+}
+
+export async function listProjects(deps: AppDeps, principal: Principal, page: Page) {
+  const { count, rows } = await listReachableProjects(deps.pool, keyReach(principal), {}, page);
+  return { count, results: rows.map((row) => toProject(row)) };
+}
+
+/** `project` was resolved and access-checked by the auth hook. */
+export async function getProject(deps: AppDeps, project: ProjectRef): Promise<Project> {
+  const row = await findProject(deps.pool, project.id);
+  if (!row) throw notFound();
+  return toProject(row);
+}
+
+/** The organization named in a `POST /api/projects/` body: unknown or not the caller's → 400 on `organization`. */
+async function organizationFromBody(deps: AppDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
+  const id = raw.toLowerCase();
+  const level = membershipLevel(principal, id);
+  if (level === null) {
+    throw validationError(`Invalid pk "${raw}" - object does not exist.`, 'organization', 'does_not_exist');
+  }
+  if (!(await keyReachesOrganization(principal, id, deps.authenticator))) {
+    throw permissionDenied("You don't have access to the organization.");
+  }
+  return { id, level };
+}
+
+/**
+ * Creates a project in the organization of the path, else the body's `organization`, else the
+ * caller's current organization. Only admins and owners may; a key scoped to projects may not.
+ * The answer is the only one that ever carries the secret token in clear.
+ */
+export async function createProject(
+  deps: AppDeps,
+  principal: Principal,
+  body: CreateProjectBody,
+  organizationParam?: string,
+): Promise<Project> {
+  if (keyReach(principal).teams !== null) {
+    throw permissionDenied('This API key is limited to specific projects and cannot create new ones.');
+  }
+  const organization =
+    organizationParam !== undefined
+      ? await resolveOrganization(deps, principal, organizationParam)
+      : body.organization !== undefined
+        ? await organizationFromBody(deps, principal, body.organization)
+        : await resolveOrganization(deps, principal, '@current');
+  requireAdmin(organization.level);
+  const name = cleanName(body.name, 'name', NAME_MAX_LENGTH);
+  const timezone = body.timezone === undefined ? undefined : cleanTimezone(body.timezone);
+
+  const created = await withTransaction(deps.pool, async (client) => {
+    const result = await insertProject(client, { organizationId: organization.id, name });
+    const row = timezone === undefined ? result.project : await updateProjectRow(client, result.project.id, { timezone });
+    await setCurrentProjectIfUnset(client, principal.user.id, { id: result.project.id, organizationId: organization.id });
+    return { row: row ?? result.project, secretToken: result.secretToken };
+  });
+  deps.authenticator.invalidate();
+  return toProject(created.row, created.secretToken);
+}
+
+export async function updateProject(deps: AppDeps, project: ProjectRef, body: UpdateProjectBody): Promise<Project> {
+  const changes = {
+    name: body.name === undefined ? undefined : cleanName(body.name, 'name', NAME_MAX_LENGTH),
+    timezone: body.timezone === undefined ? undefined : cleanTimezone(body.timezone),
+  };
+  const row =
+    changes.name === undefined && changes.timezone === undefined
+      ? await findProject(deps.pool, project.id)
+      : await updateProjectRow(deps.pool, project.id, changes);
+  if (!row) throw notFound();
+  return toProject(row);
+}
+
+/** Admins and owners only; everything in the project goes with it. */
+export async function deleteProject(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<void> {
+  requireAdmin(membershipLevel(principal, project.organizationId));
+  const deleted = await withTransaction(deps.pool, (client) => deleteProjectRow(client, project));
+  deps.authenticator.invalidate();
+  if (!deleted) throw notFound();
+}
