@@ -6,7 +6,7 @@ import { registerOpenApi } from './openapi/plugin.ts';
 import { Authenticator } from './platform/auth/authenticator.ts';
 import { installAuthentication } from './platform/auth/hook.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
-import { installJsonBodyParser } from './platform/http/json-body.ts';
+import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/json-body.ts';
 import { validatorCompiler } from './platform/http/validator.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
@@ -40,9 +40,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   app.setValidatorCompiler(validatorCompiler);
   installJsonBodyParser(app);
+  installEmptyBodyDefault(app);
   installErrorHandling(app);
+  // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
+  // a request in flight when close began stays open and holds app.close() for the keep-alive
+  // timeout (72 s).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    if (closing) reply.header('connection', 'close');
   });
   await registerOpenApi(app);
   installAuthentication(app, deps.authenticator);

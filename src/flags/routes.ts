@@ -1,6 +1,142 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import type { AppDeps } from '../app.ts';
+import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
+import { membershipLevel } from '../platform/auth/principal.ts';
+import { notFound } from '../platform/errors.ts';
+import { pageOf, paginated } from '../platform/http/pagination.ts';
+import { FLAG_ACTIVITY_SCOPE } from './activity.ts';
+import { parseIfMatch } from './concurrency.ts';
+import { createFlag } from './create.ts';
+import { listProjectFlags } from './list.ts';
+import { presentFlag, type FlagViewer } from './present.ts';
+import { FlagListQuery, FlagListResponse, FlagParams, FlagResponse, FlagWriteBody, ProjectParams } from './schemas.ts';
+import { findFlag } from './store.ts';
+import { updateFlagById } from './update.ts';
 
-export function featureFlagRoutes(_deps: AppDeps) {
-  return async function register(_app: FastifyInstance): Promise<void> {};
+const INT32_MAX = 2147483647;
+const TAGS = ['feature_flags'];
+
+/** A path id that is not a positive 32-bit integer names no flag. */
+export function parseFlagId(raw: string): number {
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > INT32_MAX) throw notFound();
+  return Number(raw);
+}
+
+export function viewerOf(request: FastifyRequest): FlagViewer {
+  return {
+    userId: request.principal.user.id,
+    organizationLevel: membershipLevel(request.principal, request.project.organizationId),
+  };
+}
+
+const etag = (version: number) => `"${version}"`;
+
+export function featureFlagRoutes({ pool }: AppDeps) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: { tags: TAGS, summary: 'List feature flags', params: ProjectParams, querystring: FlagListQuery, response: { 200: FlagListResponse } },
+      },
+      async (request) => {
+        const page = pageOf(request.query);
+        const { count, flags } = await listProjectFlags(pool, request.project.id, request.query, page);
+        const viewer = viewerOf(request);
+        const now = new Date();
+        return paginated(request, page, count, flags.map((flag) => presentFlag(flag, viewer, now)));
+      },
+    );
+
+    app.post(
+      '/',
+      {
+        config: { scope: 'feature_flag:write' },
+        schema: { tags: TAGS, summary: 'Create a feature flag', params: ProjectParams, body: FlagWriteBody, response: { 201: FlagResponse } },
+      },
+      async (request, reply) => {
+        const flag = await createFlag(pool, request.project.id, request.principal.user.id, request.body);
+        return reply.code(201).header('etag', etag(flag.version)).send(presentFlag(flag, viewerOf(request)));
+      },
+    );
+
+    app.get(
+      '/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags: TAGS, summary: 'Activity of every flag in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: FLAG_ACTIVITY_SCOPE }),
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: { tags: TAGS, summary: 'Retrieve a feature flag (deleted flags too)', params: FlagParams, response: { 200: FlagResponse } },
+      },
+      async (request, reply) => {
+        const flag = await findFlag(pool, request.project.id, parseFlagId(request.params.id));
+        if (!flag) throw notFound();
+        return reply.header('etag', etag(flag.version)).send(presentFlag(flag, viewerOf(request)));
+      },
+    );
+
+    app.patch(
+      '/:id',
+      {
+        config: { scope: 'feature_flag:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Update a feature flag; `deleted: true` soft-deletes, `deleted: false` restores',
+          description: 'Send `If-Match: "<version>"` to refuse the change (409) when someone else changed the flag first.',
+          params: FlagParams,
+          headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
+          body: FlagWriteBody,
+          response: { 200: FlagResponse },
+        },
+      },
+      async (request, reply) => {
+        const flagId = parseFlagId(request.params.id);
+        const flag = await updateFlagById(pool, {
+          projectId: request.project.id,
+          flagId,
+          viewer: viewerOf(request),
+          body: request.body,
+          ifMatch: parseIfMatch(request.headers['if-match']),
+        });
+        return reply.header('etag', etag(flag.version)).send(presentFlag(flag, viewerOf(request)));
+      },
+    );
+
+    app.delete(
+      '/:id',
+      {
+        config: { scope: 'feature_flag:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Never deletes: answers 405 with no body. Soft-delete with PATCH {"deleted": true}.',
+          params: FlagParams,
+        },
+      },
+      async (_request, reply) => reply.code(405).header('allow', 'GET, PATCH, HEAD, OPTIONS').send(),
+    );
+
+    app.get(
+      '/:id/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags: TAGS, summary: 'Activity of one flag', params: FlagParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => {
+        const flagId = parseFlagId(request.params.id);
+        if (!(await findFlag(pool, request.project.id, flagId))) throw notFound();
+        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: FLAG_ACTIVITY_SCOPE, itemId: String(flagId) });
+      },
+    );
+  };
 }

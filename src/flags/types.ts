@@ -31,8 +31,8 @@ export interface FlagFilters {
   /** Values are JSON-encoded strings. */
   payloads?: Record<string, string>;
   aggregation_group_type_index?: number | null;
-  super_groups?: FlagGroup[];
-  holdout_groups?: FlagGroup[];
+  super_groups?: FlagGroup[] | null;
+  holdout_groups?: FlagGroup[] | null;
   [extra: string]: unknown;
 }
 

@@ -1,0 +1,63 @@
+import type { Queryable } from '../db/pool.ts';
+import { diffChanges, type Change } from '../platform/activity/changes.ts';
+import { recordActivity } from '../platform/activity/store.ts';
+import type { FlagRecord } from './record.ts';
+
+export const FLAG_ACTIVITY_SCOPE = 'FeatureFlag';
+
+/** The model fields PostHog compares; version is among them, so every update shows it. */
+const COMPARED_FIELDS = [
+  'key',
+  'name',
+  'filters',
+  'deleted',
+  'active',
+  'version',
+  'ensure_experience_continuity',
+  'rollback_conditions',
+  'performed_rollback',
+  'has_enriched_analytics',
+  'is_remote_configuration',
+  'has_encrypted_payloads',
+  'evaluation_runtime',
+  'bucketing_identifier',
+  'last_called_at',
+  'tags',
+  'evaluation_tags',
+] as const;
+
+function comparable(flag: FlagRecord): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of COMPARED_FIELDS) {
+    const value = flag[field];
+    out[field] = value instanceof Date ? value.toISOString() : value;
+  }
+  return out;
+}
+
+function activityName(before: FlagRecord | null, changes: Change[]): string {
+  if (before === null) return 'created';
+  const deleted = changes.find((c) => c.field === 'deleted');
+  if (deleted && deleted.after === true) return 'deleted';
+  if (deleted && before.deleted) return 'restored';
+  return 'updated';
+}
+
+/** Writes the entry for a create (`before` null) or an update; runs on the change's own transaction. */
+export async function recordFlagActivity(
+  db: Queryable,
+  before: FlagRecord | null,
+  after: FlagRecord,
+  userId: number | null,
+): Promise<void> {
+  const changes = before === null ? [] : diffChanges('FeatureFlag', comparable(before), comparable(after), COMPARED_FIELDS);
+  if (before !== null && changes.length === 0) return;
+  await recordActivity(db, {
+    projectId: after.project_id,
+    scope: FLAG_ACTIVITY_SCOPE,
+    itemId: String(after.id),
+    activity: activityName(before, changes),
+    userId,
+    detail: { changes, trigger: null, type: null, name: after.key, short_id: null },
+  });
+}

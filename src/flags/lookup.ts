@@ -1,0 +1,13 @@
+import type { Queryable } from '../db/pool.ts';
+import { allLiveFlags, liveFlagsByIds } from './store.ts';
+import type { FlagLookup } from './validation/index.ts';
+
+/** What filter validation needs to know about the rest of the project, read from the database. */
+export function flagLookup(db: Queryable, projectId: number): FlagLookup {
+  return {
+    flagsByIds: (ids) => liveFlagsByIds(db, projectId, ids),
+    allLiveFlags: () => allLiveFlags(db, projectId),
+    // Cohorts arrive with the evaluation engine; until then no cohort exists.
+    cohortsByIds: async () => [],
+  };
+}

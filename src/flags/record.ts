@@ -1,0 +1,59 @@
+import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { FlagFilters } from './types.ts';
+
+/** A flag as the store reads it: the row plus the joined creator, modifier and dashboard links. */
+export interface FlagRecord {
+  id: number;
+  project_id: number;
+  key: string;
+  name: string;
+  filters: FlagFilters;
+  deleted: boolean;
+  active: boolean;
+  created_by_id: number | null;
+  created_by: UserSummary | null;
+  last_modified_by: UserSummary | null;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+  ensure_experience_continuity: boolean | null;
+  rollback_conditions: unknown;
+  performed_rollback: boolean | null;
+  tags: string[];
+  evaluation_tags: string[];
+  analytics_dashboards: number[];
+  has_enriched_analytics: boolean | null;
+  creation_context: string;
+  is_remote_configuration: boolean | null;
+  has_encrypted_payloads: boolean | null;
+  evaluation_runtime: string;
+  bucketing_identifier: string | null;
+  last_called_at: Date | null;
+  create_in_folder: string | null;
+  should_create_usage_dashboard: boolean;
+  usage_dashboard_id: number | null;
+}
+
+/** The columns a create or update writes. */
+export interface FlagValues {
+  key: string;
+  name: string;
+  filters: FlagFilters;
+  deleted: boolean;
+  active: boolean;
+  created_at: Date;
+  ensure_experience_continuity: boolean | null;
+  rollback_conditions: unknown;
+  performed_rollback: boolean | null;
+  tags: string[];
+  evaluation_tags: string[];
+  has_enriched_analytics: boolean | null;
+  creation_context: string;
+  is_remote_configuration: boolean | null;
+  has_encrypted_payloads: boolean | null;
+  evaluation_runtime: string;
+  bucketing_identifier: string | null;
+  last_called_at: Date | null;
+  create_in_folder: string | null;
+  should_create_usage_dashboard: boolean;
+}

@@ -1,0 +1,156 @@
+import type { Queryable } from '../db/pool.ts';
+import { userSummarySql } from '../platform/users/user-summary.ts';
+import type { FlagRecord, FlagValues } from './record.ts';
+import type { FlagFilters } from './types.ts';
+
+/** The columns of a FlagRecord, over `feature_flags f` joined by FLAG_JOINS. */
+export const FLAG_COLUMNS = `f.*, ${userSummarySql('cu')} AS created_by, ${userSummarySql('mu')} AS last_modified_by,
+  COALESCE((SELECT array_agg(l.dashboard_id ORDER BY l.dashboard_id) FROM feature_flag_dashboards l
+             WHERE l.feature_flag_id = f.id), '{}') AS analytics_dashboards`;
+export const FLAG_JOINS = `LEFT JOIN users cu ON cu.id = f.created_by_id
+  LEFT JOIN users mu ON mu.id = f.last_modified_by_id`;
+const SELECT_FLAG = `SELECT ${FLAG_COLUMNS} FROM feature_flags f ${FLAG_JOINS}`;
+
+/** jsonb parameters go as text: node-postgres would turn a JS array into a PostgreSQL array. */
+const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
+
+export async function findFlag(db: Queryable, projectId: number, id: number, forUpdate = false): Promise<FlagRecord | null> {
+  const lock = forUpdate ? ' FOR UPDATE OF f' : '';
+  const { rows } = await db.query<FlagRecord>(`${SELECT_FLAG} WHERE f.project_id = $1 AND f.id = $2${lock}`, [projectId, id]);
+  return rows[0] ?? null;
+}
+
+/** A live flag other than `exceptId` holding `key` in the project. */
+export async function liveKeyTaken(db: Queryable, projectId: number, key: string, exceptId: number | null): Promise<boolean> {
+  const { rowCount } = await db.query(
+    'SELECT 1 FROM feature_flags WHERE project_id = $1 AND key = $2 AND NOT deleted AND id <> $3',
+    [projectId, key, exceptId ?? -1],
+  );
+  return (rowCount ?? 0) > 0;
+}
+
+export async function insertUsageDashboard(db: Queryable, projectId: number, flagKey: string, userId: number | null): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
+    'INSERT INTO dashboards (project_id, name, created_by_id) VALUES ($1, $2, $3) RETURNING id',
+    [projectId, `Generated Dashboard: ${flagKey} Usage`, userId],
+  );
+  return rows[0].id;
+}
+
+export async function existingDashboardIds(db: Queryable, projectId: number, ids: number[]): Promise<Set<number>> {
+  if (ids.length === 0) return new Set();
+  const { rows } = await db.query<{ id: number }>(
+    'SELECT id FROM dashboards WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted',
+    [projectId, ids],
+  );
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Links only ever get added (PostHog's analytics_dashboards semantics). */
+export async function linkDashboards(db: Queryable, flagId: number, dashboardIds: number[]): Promise<void> {
+  if (dashboardIds.length === 0) return;
+  await db.query(
+    `INSERT INTO feature_flag_dashboards (feature_flag_id, dashboard_id)
+     SELECT $1, unnest($2::int[]) ON CONFLICT DO NOTHING`,
+    [flagId, dashboardIds],
+  );
+}
+
+function valueParams(v: FlagValues): unknown[] {
+  return [
+    v.key,
+    v.name,
+    json(v.filters),
+    v.deleted,
+    v.active,
+    v.created_at,
+    v.ensure_experience_continuity,
+    json(v.rollback_conditions),
+    v.performed_rollback,
+    v.tags,
+    v.evaluation_tags,
+    v.has_enriched_analytics,
+    v.creation_context,
+    v.is_remote_configuration,
+    v.has_encrypted_payloads,
+    v.evaluation_runtime,
+    v.bucketing_identifier,
+    v.last_called_at,
+    v.create_in_folder,
+    v.should_create_usage_dashboard,
+  ];
+}
+
+const VALUE_COLUMNS = `key, name, filters, deleted, active, created_at, ensure_experience_continuity, rollback_conditions,
+  performed_rollback, tags, evaluation_tags, has_enriched_analytics, creation_context, is_remote_configuration,
+  has_encrypted_payloads, evaluation_runtime, bucketing_identifier, last_called_at, create_in_folder,
+  should_create_usage_dashboard`;
+
+export async function insertFlag(
+  db: Queryable,
+  projectId: number,
+  userId: number | null,
+  values: FlagValues,
+  usageDashboardId: number | null,
+): Promise<number> {
+  const params = [...valueParams(values), projectId, userId, usageDashboardId];
+  const placeholders = params.map((_, i) => `$${i + 1}`);
+  const { rows } = await db.query<{ id: number }>(
+    `INSERT INTO feature_flags (${VALUE_COLUMNS}, project_id, created_by_id, usage_dashboard_id, last_modified_by_id, version)
+     VALUES (${placeholders.join(', ')}, $${params.length - 1}, 1) RETURNING id`,
+    params,
+  );
+  return rows[0].id;
+}
+
+export async function updateFlag(db: Queryable, id: number, userId: number | null, values: FlagValues): Promise<void> {
+  const params = valueParams(values);
+  const assignments = VALUE_COLUMNS.split(',').map((column, i) => `${column.trim()} = $${i + 1}`);
+  await db.query(
+    `UPDATE feature_flags SET ${assignments.join(', ')}, version = version + 1, updated_at = now(),
+            last_modified_by_id = $${params.length + 1}
+      WHERE id = $${params.length + 2}`,
+    [...params, userId, id],
+  );
+}
+
+export interface FlagSummaryRow {
+  id: number;
+  key: string;
+  name: string;
+  active: boolean;
+  filters: FlagFilters;
+}
+
+/** Live flags of the project with these ids. */
+export async function liveFlagsByIds(db: Queryable, projectId: number, ids: number[]): Promise<FlagSummaryRow[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await db.query<FlagSummaryRow>(
+    'SELECT id, key, name, active, filters FROM feature_flags WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted',
+    [projectId, ids],
+  );
+  return rows;
+}
+
+export async function allLiveFlags(db: Queryable, projectId: number): Promise<FlagSummaryRow[]> {
+  const { rows } = await db.query<FlagSummaryRow>(
+    'SELECT id, key, name, active, filters FROM feature_flags WHERE project_id = $1 AND NOT deleted',
+    [projectId],
+  );
+  return rows;
+}
+
+/** Active, live flags of the project with a `flag` property on `flagId`, ordered by key. */
+export async function activeDependents(db: Queryable, projectId: number, flagId: number): Promise<FlagSummaryRow[]> {
+  const { rows } = await db.query<FlagSummaryRow>(
+    `SELECT f.id, f.key, f.name, f.active, f.filters FROM feature_flags f
+      WHERE f.project_id = $1 AND f.active AND NOT f.deleted AND f.id <> $2
+        AND EXISTS (SELECT 1 FROM jsonb_array_elements(COALESCE(f.filters->'groups', '[]'::jsonb)) g,
+                                  jsonb_array_elements(COALESCE(g->'properties', '[]'::jsonb)) p
+                     WHERE p->>'type' = 'flag' AND p->>'key' = $2::text)
+      ORDER BY f.key`,
+    [projectId, flagId],
+  );
+  return rows;
+}
+

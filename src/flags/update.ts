@@ -1,0 +1,130 @@
+import type { Pool, Queryable } from '../db/pool.ts';
+import { withTransaction } from '../db/transaction.ts';
+import { notFound, validationError } from '../platform/errors.ts';
+import { recordFlagActivity } from './activity.ts';
+import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
+import { checkDashboards } from './dashboards.ts';
+import { describeFlags } from './dependencies.ts';
+import { isUniqueViolation, keyTaken } from './errors.ts';
+import { overridesFirst } from './derive.ts';
+import { flagLookup } from './lookup.ts';
+import { presentFlag, type FlagViewer } from './present.ts';
+import type { FlagRecord, FlagValues } from './record.ts';
+import type { FlagWriteBody } from './schemas.ts';
+import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
+import type { FlagFilters } from './types.ts';
+import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';
+import { applyPlainFields } from './write-fields.ts';
+
+export interface UpdateRequest {
+  projectId: number;
+  flagId: number;
+  viewer: FlagViewer;
+  body: FlagWriteBody;
+  ifMatch: number | '*' | null;
+}
+
+function valuesOf(flag: FlagRecord): FlagValues {
+  return {
+    key: flag.key,
+    name: flag.name,
+    filters: flag.filters,
+    deleted: flag.deleted,
+    active: flag.active,
+    created_at: flag.created_at,
+    ensure_experience_continuity: flag.ensure_experience_continuity,
+    rollback_conditions: flag.rollback_conditions,
+    performed_rollback: flag.performed_rollback,
+    tags: flag.tags,
+    evaluation_tags: flag.evaluation_tags,
+    has_enriched_analytics: flag.has_enriched_analytics,
+    creation_context: flag.creation_context,
+    is_remote_configuration: flag.is_remote_configuration,
+    has_encrypted_payloads: flag.has_encrypted_payloads,
+    evaluation_runtime: flag.evaluation_runtime,
+    bucketing_identifier: flag.bucketing_identifier,
+    last_called_at: flag.last_called_at,
+    create_in_folder: flag.create_in_folder,
+    should_create_usage_dashboard: flag.should_create_usage_dashboard,
+  };
+}
+
+/** Early-access enrollment properties follow the flag's key. */
+function renameEnrollmentProperties(filters: FlagFilters, newKey: string): FlagFilters {
+  if (!filters.super_groups) return filters;
+  return {
+    ...filters,
+    super_groups: filters.super_groups.map((group) => ({
+      ...group,
+      properties: (group.properties ?? []).map((p) =>
+        typeof p.key === 'string' && p.key.startsWith('$feature_enrollment/') ? { ...p, key: `$feature_enrollment/${newKey}` } : p,
+      ),
+    })),
+  };
+}
+
+async function checkStateTransitions(db: Queryable, projectId: number, before: FlagRecord, next: FlagValues): Promise<void> {
+  const deleting = next.deleted && !before.deleted;
+  const disabling = !next.active && before.active && !next.deleted;
+  if (deleting || disabling) {
+    const dependents = await activeDependents(db, projectId, before.id);
+    if (dependents.length > 0) {
+      const verb = deleting ? 'delete' : 'disable';
+      const remedy = deleting ? 'update or delete' : 'update or disable';
+      throw validationError(
+        `Cannot ${verb} this feature flag because other flags depend on it: ${describeFlags(dependents)}. Please ${remedy} the dependent flags first.`,
+      );
+    }
+  }
+  if (next.active && !before.active && !next.deleted) {
+    const disabled = (await liveFlagsByIds(db, projectId, dependencyIdsOf(next.filters))).filter((f) => !f.active);
+    if (disabled.length > 0) {
+      throw validationError(
+        `Cannot enable this feature flag because it depends on disabled flags: ${describeFlags(disabled)}. Please enable the dependency flags first.`,
+      );
+    }
+  }
+}
+
+export async function updateFlagById(pool: Pool, request: UpdateRequest): Promise<FlagRecord> {
+  const { projectId, flagId, viewer, body } = request;
+  try {
+    return await withTransaction(pool, async (client) => {
+      const before = await findFlag(client, projectId, flagId, true);
+      if (!before) throw notFound();
+      const editor = before.last_modified_by?.email ?? before.created_by?.email ?? null;
+      checkIfMatch(request.ifMatch, before.version, editor);
+      checkOriginalFlag(body, presentFlag(before, viewer), editor);
+
+      const next = applyPlainFields(valuesOf(before), body);
+      if (body.key !== undefined && body.key !== before.key) {
+        if (await liveKeyTaken(client, projectId, body.key, flagId)) throw keyTaken();
+        next.key = validateKeyFormat(body.key);
+        next.filters = renameEnrollmentProperties(next.filters, next.key);
+      }
+      if (!next.deleted && before.deleted && (await liveKeyTaken(client, projectId, next.key, flagId))) throw keyTaken();
+      // PostHog ignores a PATCH of filters that has no `groups` (so `{"payloads": …}` alone is a no-op).
+      const filtersSent = body.filters !== undefined;
+      const ignoredFilters = typeof body.filters === 'object' && body.filters !== null && !Array.isArray(body.filters) && !('groups' in body.filters);
+      if (filtersSent && !ignoredFilters) {
+        next.filters = overridesFirst(await validateFilters(body.filters, {
+          isCreate: false,
+          flagId,
+          flagKey: next.key,
+          lookup: flagLookup(client, projectId),
+        }));
+      }
+      await checkStateTransitions(client, projectId, before, next);
+      const dashboards = await checkDashboards(client, projectId, body.analytics_dashboards);
+
+      await updateFlag(client, flagId, viewer.userId, next);
+      await linkDashboards(client, flagId, dashboards);
+      const after = (await findFlag(client, projectId, flagId))!;
+      await recordFlagActivity(client, before, after, viewer.userId);
+      return after;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw keyTaken();
+    throw error;
+  }
+}
