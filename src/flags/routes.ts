@@ -5,6 +5,7 @@ import type { AppDeps } from '../app.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
 import { notFound } from '../platform/errors.ts';
+import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../platform/http/pagination.ts';
 import { FLAG_ACTIVITY_SCOPE } from './activity.ts';
 import { parseIfMatch } from './concurrency.ts';
@@ -36,6 +37,8 @@ const etag = (version: number) => `"${version}"`;
 export function featureFlagRoutes({ pool }: AppDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/', ['GET', 'POST']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
 
     app.get(
       '/',

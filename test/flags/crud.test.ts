@@ -246,6 +246,18 @@ describe('delete', () => {
     assert.equal(still.json().deleted, false);
   });
 
+  test('methods a path does not offer are 405 with Allow, after authentication', async () => {
+    const flag = await createFlag(t, { key: 'no-put' });
+    const put = await t.request({ method: 'PUT', url: `${flagsUrl()}${flag.id}/`, payload: { key: 'no-put' } });
+    assert.equal(put.statusCode, 405);
+    assert.equal(put.json().type, 'invalid_request');
+    assert.match(String(put.headers.allow), /PATCH/);
+    const deleteList = await t.request({ method: 'DELETE', url: flagsUrl() });
+    assert.equal(deleteList.statusCode, 405);
+    const anonymous = await t.request({ method: 'PUT', url: `${flagsUrl()}${flag.id}/`, key: null });
+    assert.equal(anonymous.statusCode, 401);
+  });
+
   test('DELETE of an unknown id is 405 too (method rules come before the object)', async () => {
     const response = await t.request({ method: 'DELETE', url: `${flagsUrl()}424242/` });
     assert.equal(response.statusCode, 405);
