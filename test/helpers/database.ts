@@ -18,8 +18,8 @@ function withDatabase(url: string, database: string): string {
   return parsed.toString();
 }
 
-/** A fresh, migrated database of its own for one test file; dropped afterwards. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A fresh database of its own for one test file, migrated unless told not to; dropped afterwards. */
+export async function createTestDatabase(options: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const name = `bw_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -27,7 +27,7 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   await admin.end();
   const url = withDatabase(ADMIN_URL, name);
   const pool = createPool(url, 8);
-  await migrate(pool);
+  if (options.migrate ?? true) await migrate(pool);
   return {
     url,
     pool,
