@@ -1,0 +1,114 @@
+import autocannon from 'autocannon';
+import type { OperationPlan, Target } from '../targets/target.ts';
+
+export interface LoadSettings {
+  connections: number;
+  durationSeconds: number;
+}
+
+export interface Measurement {
+  /** Mean of the per-second request counts (autocannon's requests.mean). */
+  requestsPerSecond: number;
+  totalRequests: number;
+  /** Mean bytes per response, headers included. */
+  bytesPerResponse: number;
+  /** Latencies in ms measured per response with sub-ms precision (autocannon's own histogram keeps whole ms). */
+  latencyMs: { mean: number; p50: number; p90: number; p99: number; max: number };
+  non2xx: number;
+  errors: number;
+  timeouts: number;
+  statusCodes: Record<string, number>;
+  /** The first answer outside 2xx, when there was one. */
+  sampleError: { status: number; body: string } | null;
+}
+
+export class LoadError extends Error {}
+
+function percentile(sorted: Float64Array, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index];
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Runs one autocannon load of `plan` against `target` and fails loudly on any non-2xx or socket error. */
+export async function runLoad(target: Target, plan: OperationPlan, settings: LoadSettings, label: string): Promise<Measurement> {
+  const headers: Record<string, string> = { ...target.headers };
+  if (plan.method !== 'GET') headers['content-type'] = 'application/json';
+  let sampleError: Measurement['sampleError'] = null;
+  let firstSocketError: string | null = null;
+  let latencies = new Float64Array(1 << 16);
+  let count = 0;
+
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      {
+        url: target.baseUrl,
+        connections: settings.connections,
+        duration: settings.durationSeconds,
+        pipelining: 1,
+        headers,
+        requests: [
+          {
+            method: plan.method,
+            setupRequest: (request) => {
+              const shape = plan.next();
+              return { ...request, path: shape.path, body: shape.body ?? '' };
+            },
+            onResponse: (status, body) => {
+              if ((status < 200 || status > 299) && sampleError === null) sampleError = { status, body: body.slice(0, 1000) };
+            },
+          },
+        ],
+      },
+      (error, finished) => (error ? reject(error) : resolve(finished)),
+    );
+    instance.on('reqError', (error: unknown) => {
+      firstSocketError ??= error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}`.trim() : String(error);
+    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => {
+      if (count === latencies.length) {
+        const grown = new Float64Array(latencies.length * 2);
+        grown.set(latencies);
+        latencies = grown;
+      }
+      latencies[count++] = responseTime;
+    });
+  });
+
+  const sorted = latencies.slice(0, count).sort();
+  let sum = 0;
+  for (const value of sorted) sum += value;
+  const statusCodes: Record<string, number> = {};
+  for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
+
+  const measurement: Measurement = {
+    requestsPerSecond: round(result.requests.mean),
+    totalRequests: result.requests.total,
+    bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
+    latencyMs: {
+      mean: round(count ? sum / count : Number.NaN),
+      p50: round(percentile(sorted, 0.5)),
+      p90: round(percentile(sorted, 0.9)),
+      p99: round(percentile(sorted, 0.99)),
+      max: round(count ? sorted[count - 1] : Number.NaN),
+    },
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodes,
+    sampleError,
+  };
+
+  if (measurement.non2xx > 0 || measurement.errors > 0 || count === 0) {
+    const sample = measurement.sampleError as Measurement['sampleError'];
+    throw new LoadError(
+      `${label}: ${measurement.non2xx} non-2xx answers, ${measurement.errors} socket errors (${measurement.timeouts} timeouts) ` +
+        `out of ${count} responses; status codes ${JSON.stringify(statusCodes)}` +
+        (sample ? `\n  first error: HTTP ${sample.status} ${sample.body}` : '') +
+        (firstSocketError ? `\n  first socket error: ${firstSocketError}` : ''),
+    );
+  }
+  return measurement;
+}

@@ -1,0 +1,151 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, spawnService, type ServiceProcess } from '../lib/child.ts';
+import { createBenchDatabase, type BenchDatabase } from '../lib/database.ts';
+import { expectStatus, request } from '../lib/http.ts';
+import type { Operation, OperationPlan, Target } from './target.ts';
+
+const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const PROJECT = 1;
+const FLAGS = `/api/projects/${PROJECT}/feature_flags`;
+
+function listPage(body: unknown): { count: number; results: unknown[] } | null {
+  const page = body as { count?: unknown; results?: unknown } | null;
+  if (!page || !Array.isArray(page.results)) return null;
+  return { count: typeof page.count === 'number' ? page.count : -1, results: page.results };
+}
+
+/**
+ * Our service as it runs in production: its own process (`node --import tsx src/main.ts`),
+ * an external PostgreSQL, logging at warn in plain JSON.
+ */
+export async function startBellwether(adminDatabaseUrl: string): Promise<Target> {
+  const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'bellwether');
+  let service: ServiceProcess | null = null;
+  const stop = async () => {
+    try {
+      await service?.stop();
+    } finally {
+      await database.drop();
+    }
+  };
+  try {
+    const port = await freePort();
+    const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
+    const baseUrl = `http://127.0.0.1:${port}`;
+    service = await spawnService({
+      name: 'Bellwether',
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/main.ts'],
+      cwd: REPO_ROOT,
+      env: {
+        DATABASE_URL: database.url,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        INIT_API_KEY: apiKey,
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'production',
+      },
+      readyUrl: `${baseUrl}/_health`,
+    });
+    const headers = { authorization: `Bearer ${apiKey}` };
+    await verifyAuthentication(baseUrl, headers);
+    return bellwetherTarget(baseUrl, headers, { pid: service.pid, databaseName: database.name, output: service.output }, stop);
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** No key: 401; our key: 200. A 404 means the flag endpoints are not there (yet). */
+async function verifyAuthentication(baseUrl: string, headers: Record<string, string>): Promise<void> {
+  const anonymous = await request('GET', `${baseUrl}${FLAGS}/`, {});
+  if (anonymous.status === 404) {
+    throw new Error(`Bellwether answers 404 on ${FLAGS}/: the feature flag endpoints are not available in this build`);
+  }
+  if (anonymous.status !== 401) {
+    throw new Error(`Bellwether without a key answered ${anonymous.status}, expected 401: ${anonymous.text.slice(0, 300)}`);
+  }
+  await expectStatus(200, 'GET', `${baseUrl}${FLAGS}/`, headers);
+}
+
+function bellwetherTarget(
+  baseUrl: string,
+  headers: Record<string, string>,
+  owner: { pid: number; databaseName: string; output: () => string },
+  stop: () => Promise<void>,
+): Target {
+  const seededIds: number[] = [];
+  let created = 0;
+  let patched = 0;
+  let seedCount = 0;
+
+  const plans: Record<Operation, () => OperationPlan> = {
+    create: () => ({
+      method: 'POST',
+      next: () => {
+        created += 1;
+        return {
+          path: `${FLAGS}/`,
+          body: JSON.stringify({
+            key: `bench-${created}`,
+            name: `Bench flag ${created}`,
+            filters: { groups: [{ properties: [], rollout_percentage: 50 }] },
+          }),
+        };
+      },
+      check: (body) => (typeof (body as { id?: unknown })?.id === 'number' ? null : 'the answer has no numeric id'),
+    }),
+    retrieve: () => {
+      const id = seededIds[0];
+      return {
+        method: 'GET',
+        next: () => ({ path: `${FLAGS}/${id}/` }),
+        check: (body) => ((body as { id?: unknown })?.id === id ? null : `the answer is not flag ${id}`),
+      };
+    },
+    list: () => ({
+      method: 'GET',
+      next: () => ({ path: `${FLAGS}/?limit=50` }),
+      check: (body) => {
+        const page = listPage(body);
+        if (!page) return 'the answer has no results array';
+        if (page.results.length !== 50) return `the page holds ${page.results.length} flags, expected 50`;
+        if (page.count < seedCount) return `count is ${page.count}, expected at least ${seedCount}`;
+        return null;
+      },
+    }),
+    patch: () => ({
+      method: 'PATCH',
+      next: () => {
+        patched += 1;
+        const id = seededIds[patched % seededIds.length];
+        return { path: `${FLAGS}/${id}/`, body: JSON.stringify({ name: `Patched by the benchmark ${patched}` }) };
+      },
+      check: (body) => (typeof (body as { id?: unknown })?.id === 'number' ? null : 'the answer has no numeric id'),
+    }),
+  };
+
+  return {
+    name: 'Bellwether',
+    baseUrl,
+    ...owner,
+    headers,
+    notes: { process: 'node --import tsx src/main.ts', logLevel: 'warn', projectId: PROJECT },
+    async seed(count) {
+      for (let i = 0; i < count; i += 1) {
+        const body = JSON.stringify({
+          key: `seed-${i}`,
+          name: `Seeded flag ${i}`,
+          filters: { groups: [{ properties: [], rollout_percentage: 50 }] },
+        });
+        const result = await expectStatus(201, 'POST', `${baseUrl}${FLAGS}/`, headers, body);
+        seededIds.push((result.body as { id: number }).id);
+      }
+      seedCount = count;
+    },
+    plan: (operation) => plans[operation](),
+    stop,
+  };
+}
