@@ -10,10 +10,14 @@ import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/
 import { validatorCompiler } from './platform/http/validator.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
+import { FlagCache } from './flags/cache.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
+import { ChangeBus } from './platform/changes/bus.ts';
 
 export interface AppOptions {
   pool: Pool;
+  /** The database the pool reaches; its change notices keep the caches of every process current. */
+  databaseUrl: string | null;
   /** A pino logger; none means silent (tests). */
   logger?: FastifyBaseLogger;
 }
@@ -22,6 +26,8 @@ export interface AppOptions {
 export interface AppDeps {
   pool: Pool;
   authenticator: Authenticator;
+  bus: ChangeBus;
+  flagCache: FlagCache;
 }
 
 export type App = FastifyInstance;
@@ -36,7 +42,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     forceCloseConnections: 'idle',
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const deps: AppDeps = { pool: options.pool, authenticator: new Authenticator(options.pool) };
+  const bus = new ChangeBus(options.databaseUrl, (message) => app.log.warn(message));
+  const deps: AppDeps = {
+    pool: options.pool,
+    authenticator: new Authenticator(options.pool, bus),
+    bus,
+    flagCache: new FlagCache(options.pool, bus),
+  };
+  await bus.start();
+  app.addHook('onClose', async () => bus.close());
 
   app.setValidatorCompiler(validatorCompiler);
   installJsonBodyParser(app);

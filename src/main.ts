@@ -54,11 +54,12 @@ try {
     logger.info({ dataDir: config.dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
     embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
   }
-  pool = createPool(config.databaseUrl ?? embedded!.url);
+  const databaseUrl = config.databaseUrl ?? embedded!.url;
+  pool = createPool(databaseUrl);
   const { applied } = await migrate(pool);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
   const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey);
-  app = await buildApp({ pool, logger });
+  app = await buildApp({ pool, databaseUrl, logger });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://0.0.0.0', '://127.0.0.1');
   logger.info({ url }, 'Bellwether is listening');

@@ -1,42 +1,44 @@
-import type { Pool } from '../db/pool.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { requiredField } from '../platform/errors.ts';
-import { checkDashboards } from './dashboards.ts';
+import type { UserSummary } from '../platform/users/user-summary.ts';
 import { recordFlagActivity } from './activity.ts';
-import { isUniqueViolation, keyTaken } from './errors.ts';
+import { checkDashboards } from './dashboards.ts';
 import { overridesFirst } from './derive.ts';
+import { isUniqueViolation, keyTaken } from './errors.ts';
 import { flagLookup } from './lookup.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagWriteBody } from './schemas.ts';
-import { findFlag, insertFlag, insertUsageDashboard, linkDashboards, liveKeyTaken } from './store.ts';
+import { insertFlag, linkDashboards } from './store.ts';
 import { validateFilters, validateKeyFormat } from './validation/index.ts';
+import type { FlagWriteDeps } from './write-deps.ts';
 import { applyPlainFields, newFlagValues } from './write-fields.ts';
 
-export async function createFlag(pool: Pool, projectId: number, userId: number, body: FlagWriteBody): Promise<FlagRecord> {
+export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: UserSummary, body: FlagWriteBody): Promise<FlagRecord> {
   if (body.key === undefined) throw requiredField('key');
-  // Uniqueness is reported before format, as PostHog does.
-  if (await liveKeyTaken(pool, projectId, body.key, null)) throw keyTaken();
+  // Uniqueness is reported before format, as PostHog does. The cache answers here; the unique
+  // index is the guard against a flag created meanwhile by another process.
+  const flags = await deps.flagCache.project(projectId);
+  if (flags.liveKeyOwner(body.key) !== undefined) throw keyTaken();
   const key = validateKeyFormat(body.key);
   const values = applyPlainFields(newFlagValues(key, new Date()), body);
   if (body.filters !== undefined) {
-    values.filters = overridesFirst(await validateFilters(body.filters, {
-      isCreate: true,
-      flagId: null,
-      flagKey: key,
-      lookup: flagLookup(pool, projectId),
-    }));
+    values.filters = overridesFirst(
+      await validateFilters(body.filters, { isCreate: true, flagId: null, flagKey: key, lookup: flagLookup(deps.pool, projectId) }),
+    );
   }
-  const dashboards = await checkDashboards(pool, projectId, body.analytics_dashboards);
+  const dashboards = await checkDashboards(deps.pool, projectId, body.analytics_dashboards);
 
   try {
-    return await withTransaction(pool, async (client) => {
-      const usageDashboard = values.should_create_usage_dashboard ? await insertUsageDashboard(client, projectId, key, userId) : null;
-      const id = await insertFlag(client, projectId, userId, values, usageDashboard);
-      await linkDashboards(client, id, dashboards);
-      const flag = (await findFlag(client, projectId, id))!;
-      await recordFlagActivity(client, null, flag, userId);
-      return flag;
+    const flag = await withTransaction(deps.pool, async (client) => {
+      const row = await insertFlag(client, projectId, actor.id, values, values.should_create_usage_dashboard);
+      await linkDashboards(client, row.id, dashboards);
+      const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
+      await recordFlagActivity(client, null, record, actor.id);
+      await deps.bus.publish(client, { kind: 'flag', projectId, id: record.id });
+      return record;
     });
+    deps.flagCache.put(flag);
+    return flag;
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

@@ -10,5 +10,5 @@ export async function checkDashboards(db: Queryable, projectId: number, ids: num
   if (missing !== undefined) {
     throw validationError(`Invalid pk "${missing}" - object does not exist.`, 'analytics_dashboards', 'does_not_exist');
   }
-  return [...new Set(ids)];
+  return [...new Set(ids)].sort((a, b) => a - b);
 }

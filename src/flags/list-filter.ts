@@ -2,7 +2,7 @@ import type { FlagListQuery } from './schemas.ts';
 
 export type FlagOrder = { column: 'key' | 'name' | 'created_at' | 'updated_at' | 'version' | 'last_called_at'; descending: boolean };
 
-/** The list's query parameters, decoded: what the store turns into SQL. */
+/** The list's query parameters, decoded. */
 export interface FlagListFilter {
   active?: boolean;
   staleOnly: boolean;

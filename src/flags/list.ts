@@ -1,29 +1,25 @@
-import type { Queryable } from '../db/pool.ts';
 import type { Page } from '../platform/http/pagination.ts';
+import type { ProjectFlags } from './cache.ts';
 import { decodeListQuery } from './list-filter.ts';
-import { listFlags, staleCandidates } from './list-store.ts';
-import type { FlagRecord } from './record.ts';
+import { compareForOrder, matchesListFilter } from './list-match.ts';
+import type { RenderedFlag } from './present.ts';
 import type { FlagListQuery } from './schemas.ts';
-import { flagStatus } from './status.ts';
 
-const STATUS_THRESHOLD_DAYS = 30;
+const DEFAULT_ORDER = { column: 'created_at', descending: true } as const;
 
-/**
- * The flag list. `active=STALE` keeps flags whose computed status is stale or inactive; the status
- * rule lives in one place (status.ts), so the candidates are read and judged here.
- */
-export async function listProjectFlags(
-  db: Queryable,
-  projectId: number,
+/** One page of the flag list, filtered and ordered in memory from the project's cached flags. */
+export function listProjectFlags(
+  flags: ProjectFlags,
   query: FlagListQuery,
   page: Page,
-): Promise<{ count: number; flags: FlagRecord[] }> {
+  now: Date,
+): { count: number; flags: RenderedFlag[] } {
   const filter = decodeListQuery(query);
-  let staleIds: number[] | null = null;
-  if (filter.staleOnly) {
-    const now = new Date();
-    const candidates = await staleCandidates(db, projectId, STATUS_THRESHOLD_DAYS);
-    staleIds = candidates.filter((flag) => flagStatus(flag, now).status !== 'active').map((flag) => flag.id);
+  let matching = flags.all().filter((flag) => matchesListFilter(flag.record, filter, now));
+  const { column, descending } = filter.order;
+  if (column !== DEFAULT_ORDER.column || descending !== DEFAULT_ORDER.descending) {
+    const compare = compareForOrder(filter.order);
+    matching = [...matching].sort((a, b) => compare(a.record, b.record));
   }
-  return listFlags(db, projectId, filter, staleIds, page);
+  return { count: matching.length, flags: matching.slice(page.offset, page.offset + page.limit) };
 }

@@ -32,6 +32,7 @@ export interface FlagRecord {
   create_in_folder: string | null;
   should_create_usage_dashboard: boolean;
   usage_dashboard_id: number | null;
+  owned_by_survey: boolean;
 }
 
 /** The columns a create or update writes. */

@@ -4,16 +4,17 @@ import { Type } from 'typebox';
 import type { AppDeps } from '../app.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
+import { sendJson } from '../platform/http/send-json.ts';
+import { toUserSummary } from '../platform/users/user-summary.ts';
 import { notFound } from '../platform/errors.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../platform/http/pagination.ts';
+import { pageLinks, pageOf } from '../platform/http/pagination.ts';
 import { FLAG_ACTIVITY_SCOPE } from './activity.ts';
 import { parseIfMatch } from './concurrency.ts';
 import { createFlag } from './create.ts';
 import { listProjectFlags } from './list.ts';
-import { presentFlag, type FlagViewer } from './present.ts';
+import { flagJson, renderFlag, type FlagViewer } from './present.ts';
 import { FlagListQuery, FlagListResponse, FlagParams, FlagResponse, FlagWriteBody, ProjectParams } from './schemas.ts';
-import { findFlag } from './store.ts';
 import { updateFlagById } from './update.ts';
 
 const INT32_MAX = 2147483647;
@@ -34,7 +35,8 @@ export function viewerOf(request: FastifyRequest): FlagViewer {
 
 const etag = (version: number) => `"${version}"`;
 
-export function featureFlagRoutes({ pool }: AppDeps) {
+export function featureFlagRoutes(deps: AppDeps) {
+  const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET', 'POST']);
@@ -46,12 +48,14 @@ export function featureFlagRoutes({ pool }: AppDeps) {
         config: { scope: 'feature_flag:read' },
         schema: { tags: TAGS, summary: 'List feature flags', params: ProjectParams, querystring: FlagListQuery, response: { 200: FlagListResponse } },
       },
-      async (request) => {
+      async (request, reply) => {
         const page = pageOf(request.query);
-        const { count, flags } = await listProjectFlags(pool, request.project.id, request.query, page);
-        const viewer = viewerOf(request);
         const now = new Date();
-        return paginated(request, page, count, flags.map((flag) => presentFlag(flag, viewer, now)));
+        const { count, flags } = listProjectFlags(await flagCache.project(request.project.id), request.query, page, now);
+        const viewer = viewerOf(request);
+        const links = pageLinks(request, page, count);
+        const results = flags.map((flag) => flagJson(flag, viewer, now)).join(',');
+        return sendJson(reply, `{"count":${count},"next":${JSON.stringify(links.next)},"previous":${JSON.stringify(links.previous)},"results":[${results}]}`);
       },
     );
 
@@ -62,8 +66,8 @@ export function featureFlagRoutes({ pool }: AppDeps) {
         schema: { tags: TAGS, summary: 'Create a feature flag', params: ProjectParams, body: FlagWriteBody, response: { 201: FlagResponse } },
       },
       async (request, reply) => {
-        const flag = await createFlag(pool, request.project.id, request.principal.user.id, request.body);
-        return reply.code(201).header('etag', etag(flag.version)).send(presentFlag(flag, viewerOf(request)));
+        const flag = await createFlag(deps, request.project.id, toUserSummary(request.principal.user), request.body);
+        return sendJson(reply.code(201).header('etag', etag(flag.version)), flagJson(renderFlag(flag), viewerOf(request), new Date()));
       },
     );
 
@@ -83,9 +87,9 @@ export function featureFlagRoutes({ pool }: AppDeps) {
         schema: { tags: TAGS, summary: 'Retrieve a feature flag (deleted flags too)', params: FlagParams, response: { 200: FlagResponse } },
       },
       async (request, reply) => {
-        const flag = await findFlag(pool, request.project.id, parseFlagId(request.params.id));
+        const flag = (await flagCache.project(request.project.id)).get(parseFlagId(request.params.id));
         if (!flag) throw notFound();
-        return reply.header('etag', etag(flag.version)).send(presentFlag(flag, viewerOf(request)));
+        return sendJson(reply.header('etag', etag(flag.record.version)), flagJson(flag, viewerOf(request), new Date()));
       },
     );
 
@@ -105,14 +109,15 @@ export function featureFlagRoutes({ pool }: AppDeps) {
       },
       async (request, reply) => {
         const flagId = parseFlagId(request.params.id);
-        const flag = await updateFlagById(pool, {
+        const flag = await updateFlagById(deps, {
           projectId: request.project.id,
           flagId,
           viewer: viewerOf(request),
+          actor: toUserSummary(request.principal.user),
           body: request.body,
           ifMatch: parseIfMatch(request.headers['if-match']),
         });
-        return reply.header('etag', etag(flag.version)).send(presentFlag(flag, viewerOf(request)));
+        return sendJson(reply.header('etag', etag(flag.version)), flagJson(renderFlag(flag), viewerOf(request), new Date()));
       },
     );
 
@@ -137,7 +142,7 @@ export function featureFlagRoutes({ pool }: AppDeps) {
       },
       async (request) => {
         const flagId = parseFlagId(request.params.id);
-        if (!(await findFlag(pool, request.project.id, flagId))) throw notFound();
+        if (!(await flagCache.project(request.project.id)).get(flagId)) throw notFound();
         return activityPage(pool, request, request.query, { projectId: request.project.id, scope: FLAG_ACTIVITY_SCOPE, itemId: String(flagId) });
       },
     );

@@ -20,6 +20,12 @@ export async function findFlag(db: Queryable, projectId: number, id: number, for
   return rows[0] ?? null;
 }
 
+/** Every flag of the project, deleted ones included. */
+export async function projectFlags(db: Queryable, projectId: number): Promise<FlagRecord[]> {
+  const { rows } = await db.query<FlagRecord>(`${SELECT_FLAG} WHERE f.project_id = $1`, [projectId]);
+  return rows;
+}
+
 /** A live flag other than `exceptId` holding `key` in the project. */
 export async function liveKeyTaken(db: Queryable, projectId: number, key: string, exceptId: number | null): Promise<boolean> {
   const { rowCount } = await db.query(
@@ -27,14 +33,6 @@ export async function liveKeyTaken(db: Queryable, projectId: number, key: string
     [projectId, key, exceptId ?? -1],
   );
   return (rowCount ?? 0) > 0;
-}
-
-export async function insertUsageDashboard(db: Queryable, projectId: number, flagKey: string, userId: number | null): Promise<number> {
-  const { rows } = await db.query<{ id: number }>(
-    'INSERT INTO dashboards (project_id, name, created_by_id) VALUES ($1, $2, $3) RETURNING id',
-    [projectId, `Generated Dashboard: ${flagKey} Usage`, userId],
-  );
-  return rows[0].id;
 }
 
 export async function existingDashboardIds(db: Queryable, projectId: number, ids: number[]): Promise<Set<number>> {
@@ -86,32 +84,44 @@ const VALUE_COLUMNS = `key, name, filters, deleted, active, created_at, ensure_e
   has_encrypted_payloads, evaluation_runtime, bucketing_identifier, last_called_at, create_in_folder,
   should_create_usage_dashboard`;
 
+/** The row as written, without the joined fields a FlagRecord adds. */
+export type FlagRow = Omit<FlagRecord, 'created_by' | 'last_modified_by' | 'analytics_dashboards'>;
+
+/** Inserts the flag and, when asked, its usage dashboard, in one statement. */
 export async function insertFlag(
   db: Queryable,
   projectId: number,
   userId: number | null,
   values: FlagValues,
-  usageDashboardId: number | null,
-): Promise<number> {
-  const params = [...valueParams(values), projectId, userId, usageDashboardId];
-  const placeholders = params.map((_, i) => `$${i + 1}`);
-  const { rows } = await db.query<{ id: number }>(
-    `INSERT INTO feature_flags (${VALUE_COLUMNS}, project_id, created_by_id, usage_dashboard_id, last_modified_by_id, version)
-     VALUES (${placeholders.join(', ')}, $${params.length - 1}, 1) RETURNING id`,
+  withUsageDashboard: boolean,
+): Promise<FlagRow> {
+  const params = [...valueParams(values), projectId, userId, withUsageDashboard];
+  const n = params.length;
+  const placeholders = params.slice(0, n - 1).map((_, i) => `$${i + 1}`);
+  const { rows } = await db.query<FlagRow>(
+    `WITH dashboard AS (
+       INSERT INTO dashboards (project_id, name, created_by_id)
+       SELECT $${n - 2}, 'Generated Dashboard: ' || $1 || ' Usage', $${n - 1} WHERE $${n}::boolean
+       RETURNING id)
+     INSERT INTO feature_flags (${VALUE_COLUMNS}, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id)
+     VALUES (${placeholders.join(', ')}, $${n - 1}, 1, (SELECT id FROM dashboard))
+     RETURNING *`,
     params,
   );
-  return rows[0].id;
+  return rows[0];
 }
 
-export async function updateFlag(db: Queryable, id: number, userId: number | null, values: FlagValues): Promise<void> {
+export async function updateFlag(db: Queryable, id: number, userId: number | null, values: FlagValues): Promise<FlagRow> {
   const params = valueParams(values);
   const assignments = VALUE_COLUMNS.split(',').map((column, i) => `${column.trim()} = $${i + 1}`);
-  await db.query(
+  const { rows } = await db.query<FlagRow>(
     `UPDATE feature_flags SET ${assignments.join(', ')}, version = version + 1, updated_at = now(),
             last_modified_by_id = $${params.length + 1}
-      WHERE id = $${params.length + 2}`,
+      WHERE id = $${params.length + 2}
+      RETURNING *`,
     [...params, userId, id],
   );
+  return rows[0];
 }
 
 export interface FlagSummaryRow {

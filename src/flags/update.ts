@@ -1,4 +1,4 @@
-import type { Pool, Queryable } from '../db/pool.ts';
+import type { Queryable } from '../db/pool.ts';
 import { withTransaction } from '../db/transaction.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import { recordFlagActivity } from './activity.ts';
@@ -12,6 +12,8 @@ import { presentFlag, type FlagViewer } from './present.ts';
 import type { FlagRecord, FlagValues } from './record.ts';
 import type { FlagWriteBody } from './schemas.ts';
 import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
+import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { FlagWriteDeps } from './write-deps.ts';
 import type { FlagFilters } from './types.ts';
 import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';
 import { applyPlainFields } from './write-fields.ts';
@@ -20,6 +22,7 @@ export interface UpdateRequest {
   projectId: number;
   flagId: number;
   viewer: FlagViewer;
+  actor: UserSummary;
   body: FlagWriteBody;
   ifMatch: number | '*' | null;
 }
@@ -86,10 +89,10 @@ async function checkStateTransitions(db: Queryable, projectId: number, before: F
   }
 }
 
-export async function updateFlagById(pool: Pool, request: UpdateRequest): Promise<FlagRecord> {
-  const { projectId, flagId, viewer, body } = request;
+export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest): Promise<FlagRecord> {
+  const { projectId, flagId, viewer, actor, body } = request;
   try {
-    return await withTransaction(pool, async (client) => {
+    const flag = await withTransaction(deps.pool, async (client) => {
       const before = await findFlag(client, projectId, flagId, true);
       if (!before) throw notFound();
       const editor = before.last_modified_by?.email ?? before.created_by?.email ?? null;
@@ -117,12 +120,16 @@ export async function updateFlagById(pool: Pool, request: UpdateRequest): Promis
       await checkStateTransitions(client, projectId, before, next);
       const dashboards = await checkDashboards(client, projectId, body.analytics_dashboards);
 
-      await updateFlag(client, flagId, viewer.userId, next);
+      const row = await updateFlag(client, flagId, actor.id, next);
       await linkDashboards(client, flagId, dashboards);
-      const after = (await findFlag(client, projectId, flagId))!;
-      await recordFlagActivity(client, before, after, viewer.userId);
+      const linked = [...new Set([...before.analytics_dashboards, ...dashboards])].sort((a, b) => a - b);
+      const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: linked };
+      await recordFlagActivity(client, before, after, actor.id);
+      await deps.bus.publish(client, { kind: 'flag', projectId, id: flagId });
       return after;
     });
+    deps.flagCache.put(flag);
+    return flag;
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

@@ -19,7 +19,7 @@ export async function startTestApp(): Promise<TestApp> {
   const db = await createTestDatabase();
   const key = generateSecret(PERSONAL_KEY_PREFIX);
   const { projectId } = await bootstrap(db.pool, key);
-  const app = await buildApp({ pool: db.pool });
+  const app = await buildApp({ pool: db.pool, databaseUrl: db.url });
   await app.ready();
   return {
     app,

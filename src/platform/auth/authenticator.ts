@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool.ts';
+import type { ChangeBus } from '../changes/bus.ts';
 import { authenticationFailed, notAuthenticated } from '../errors.ts';
 import { hashSecret, hashesEqual } from './keys.ts';
 import type { Principal, ProjectRef } from './principal.ts';
@@ -9,7 +10,10 @@ interface Cached<T> {
   expiresAt: number;
 }
 
-/** How long a key or project lookup is reused. Revocation in this process is immediate. */
+/**
+ * How long a key or project lookup is reused. A revocation is immediate in this process and, by
+ * change notice, in the others; the lifetime bounds the staleness should a notice be lost.
+ */
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
@@ -49,7 +53,16 @@ export class Authenticator {
   private readonly projects = new TtlCache<ProjectRef | null>();
   private readonly lastUsedWrites = new Map<string, number>();
 
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    bus: ChangeBus,
+  ) {
+    // Keys, memberships or projects changed in another process: drop every cached grant.
+    bus.subscribe((change) => {
+      if (change.kind === 'auth' || change.kind === 'project') this.invalidate();
+    });
+    bus.onResync(() => this.invalidate());
+  }
 
   async authenticate(authorizationHeader: string | undefined): Promise<Principal> {
     const token = bearerToken(authorizationHeader);

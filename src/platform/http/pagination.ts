@@ -36,15 +36,16 @@ function pageUrl(request: FastifyRequest, limit: number, offset: number): string
   return url.toString();
 }
 
-export function paginated<T>(request: FastifyRequest, page: Page, count: number, results: T[]): Paginated<T> {
-  const hasNext = page.offset + page.limit < count;
-  const hasPrevious = page.offset > 0;
+/** The absolute URLs of the pages before and after `page`, or null at either end. */
+export function pageLinks(request: FastifyRequest, page: Page, count: number): { next: string | null; previous: string | null } {
   return {
-    count,
-    next: hasNext ? pageUrl(request, page.limit, page.offset + page.limit) : null,
-    previous: hasPrevious ? pageUrl(request, page.limit, Math.max(0, page.offset - page.limit)) : null,
-    results,
+    next: page.offset + page.limit < count ? pageUrl(request, page.limit, page.offset + page.limit) : null,
+    previous: page.offset > 0 ? pageUrl(request, page.limit, Math.max(0, page.offset - page.limit)) : null,
   };
+}
+
+export function paginated<T>(request: FastifyRequest, page: Page, count: number, results: T[]): Paginated<T> {
+  return { count, ...pageLinks(request, page, count), results };
 }
 
 /** The schema of a paginated list of `item`. */

@@ -120,6 +120,7 @@ export async function createOrganization(deps: AppDeps, principal: Principal, bo
   const organization = await withTransaction(deps.pool, async (client) => {
     const created = await insertOrganization(client, name);
     await addMembership(client, created.id, principal.user.id, 'owner');
+    await deps.bus.publish(client, { kind: 'auth' });
     return created;
   });
   deps.authenticator.invalidate();

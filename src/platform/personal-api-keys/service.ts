@@ -130,9 +130,10 @@ export async function createPersonalApiKey(
   return { ...toPersonalApiKey(row), value };
 }
 
-/** The key stops working at once in this process (and within the cache lifetime elsewhere). */
+/** The key stops working at once, here and (by change notice) in every other process. */
 export async function deletePersonalApiKey(deps: AppDeps, principal: Principal, id: string): Promise<void> {
   const deleted = isUuid(id) && (await deleteKeyOfUser(deps.pool, principal.user.id, id.toLowerCase()));
   if (!deleted) throw notFound();
   deps.authenticator.invalidate();
+  await deps.bus.publish(deps.pool, { kind: 'auth' });
 }

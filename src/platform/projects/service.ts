@@ -101,6 +101,7 @@ export async function createProject(
     const result = await insertProject(client, { organizationId: organization.id, name });
     const row = timezone === undefined ? result.project : await updateProjectRow(client, result.project.id, { timezone });
     await setCurrentProjectIfUnset(client, principal.user.id, { id: result.project.id, organizationId: organization.id });
+    await deps.bus.publish(client, { kind: 'auth' });
     return { row: row ?? result.project, secretToken: result.secretToken };
   });
   deps.authenticator.invalidate();
@@ -123,7 +124,12 @@ export async function updateProject(deps: AppDeps, project: ProjectRef, body: Up
 /** Admins and owners only; everything in the project goes with it. */
 export async function deleteProject(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<void> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const deleted = await withTransaction(deps.pool, (client) => deleteProjectRow(client, project));
+  const deleted = await withTransaction(deps.pool, async (client) => {
+    const gone = await deleteProjectRow(client, project);
+    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    return gone;
+  });
   deps.authenticator.invalidate();
+  deps.flagCache.drop(project.id);
   if (!deleted) throw notFound();
 }

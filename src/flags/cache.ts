@@ -1,0 +1,131 @@
+import type { Pool } from '../db/pool.ts';
+import type { ChangeBus } from '../platform/changes/bus.ts';
+import { renderFlag, type RenderedFlag } from './present.ts';
+import type { FlagRecord } from './record.ts';
+import { findFlag, projectFlags } from './store.ts';
+
+/** Newest first, then by id: the list's default order. */
+function newestFirst(a: RenderedFlag, b: RenderedFlag): number {
+  return b.record.created_at.getTime() - a.record.created_at.getTime() || b.record.id - a.record.id;
+}
+
+/** Every flag of one project (deleted and survey-owned ones too), rendered once. */
+export class ProjectFlags {
+  private readonly byId = new Map<number, RenderedFlag>();
+  private readonly liveKeys = new Map<string, number>();
+  private ordered: RenderedFlag[] | null = null;
+
+  constructor(records: FlagRecord[]) {
+    for (const record of records) this.put(record);
+  }
+
+  get(id: number): RenderedFlag | undefined {
+    return this.byId.get(id);
+  }
+
+  /** The id of the live flag holding `key`, if any. */
+  liveKeyOwner(key: string): number | undefined {
+    return this.liveKeys.get(key);
+  }
+
+  /** Newest first. */
+  all(): RenderedFlag[] {
+    this.ordered ??= [...this.byId.values()].sort(newestFirst);
+    return this.ordered;
+  }
+
+  put(record: FlagRecord): void {
+    const previous = this.byId.get(record.id)?.record;
+    if (previous && !previous.deleted && this.liveKeys.get(previous.key) === record.id) this.liveKeys.delete(previous.key);
+    if (!record.deleted) this.liveKeys.set(record.key, record.id);
+    this.byId.set(record.id, renderFlag(record));
+    this.ordered = null;
+  }
+}
+
+/**
+ * The flags of each project in memory, so reads cost no query. Writes in this process put the
+ * committed record; writes elsewhere arrive as change notices and are read back one flag at a
+ * time, in order per project. A lost notice connection empties the cache.
+ */
+export class FlagCache {
+  private readonly projects = new Map<number, ProjectFlags>();
+  private readonly loads = new Map<number, Promise<ProjectFlags>>();
+  /** Bumped on every change to a project, so a load that raced with a change is not kept. */
+  private readonly generations = new Map<number, number>();
+  private readonly refreshQueues = new Map<number, Promise<void>>();
+
+  constructor(
+    private readonly pool: Pool,
+    bus: ChangeBus,
+  ) {
+    bus.subscribe((change) => {
+      if (change.kind === 'flag') this.refresh(change.projectId, change.id);
+      if (change.kind === 'project') this.drop(change.projectId);
+    });
+    bus.onResync(() => this.clear());
+  }
+
+  async project(projectId: number): Promise<ProjectFlags> {
+    const cached = this.projects.get(projectId);
+    if (cached) return cached;
+    let load = this.loads.get(projectId);
+    if (!load) {
+      load = this.load(projectId).finally(() => this.loads.delete(projectId));
+      this.loads.set(projectId, load);
+    }
+    return load;
+  }
+
+  /** After this process committed `record`. An older version never replaces a newer one. */
+  put(record: FlagRecord): void {
+    this.bump(record.project_id);
+    const project = this.projects.get(record.project_id);
+    const current = project?.get(record.id);
+    if (project && (!current || current.record.version <= record.version)) project.put(record);
+  }
+
+  drop(projectId: number): void {
+    this.bump(projectId);
+    this.projects.delete(projectId);
+  }
+
+  clear(): void {
+    for (const projectId of this.projects.keys()) this.bump(projectId);
+    this.projects.clear();
+  }
+
+  private bump(projectId: number): void {
+    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
+  }
+
+  private async load(projectId: number): Promise<ProjectFlags> {
+    for (let attempt = 0; ; attempt++) {
+      const generation = this.generations.get(projectId) ?? 0;
+      const project = new ProjectFlags(await projectFlags(this.pool, projectId));
+      if ((this.generations.get(projectId) ?? 0) === generation) {
+        this.projects.set(projectId, project);
+        return project;
+      }
+      // Changed while loading: what was read may be stale. Serve it this once if changes keep coming.
+      if (attempt === 2) return project;
+    }
+  }
+
+  private refresh(projectId: number, id: number): void {
+    this.bump(projectId);
+    if (!this.projects.has(projectId)) return;
+    const previous = this.refreshQueues.get(projectId) ?? Promise.resolve();
+    const next = previous.then(async () => {
+      const project = this.projects.get(projectId);
+      if (!project) return;
+      const record = await findFlag(this.pool, projectId, id);
+      if (record) project.put(record);
+    });
+    const settled = next.catch(() => this.drop(projectId));
+    this.refreshQueues.set(projectId, settled);
+    void settled.finally(() => {
+      if (this.refreshQueues.get(projectId) === settled) this.refreshQueues.delete(projectId);
+    });
+  }
+}
