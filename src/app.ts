@@ -10,6 +10,12 @@ import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/
 import { validatorCompiler } from './platform/http/validator.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
+import { codegenRoutes } from './events/codegen/routes.ts';
+import { eventDefinitionRoutes } from './events/definitions/routes.ts';
+import { ingestionRoutes } from './events/ingestion/routes.ts';
+import { personRoutes } from './events/persons/routes.ts';
+import { propertyDefinitionRoutes } from './events/property-definitions/routes.ts';
+import { schemaRoutes } from './events/schemas/routes.ts';
 import { FlagCache } from './flags/cache.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
 import { ChangeBus } from './platform/changes/bus.ts';
@@ -73,5 +79,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps.pool));
   await app.register(platformRoutes(deps));
   await app.register(featureFlagRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
+  await app.register(ingestionRoutes(deps));
+  await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });
+  await app.register(eventDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });
+  await app.register(codegenRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });
+  await app.register(propertyDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/property_definitions' });
+  await app.register(schemaRoutes(deps), { prefix: '/api/projects/:project_id' });
   return app;
 }

@@ -1,0 +1,7 @@
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../../app.ts';
+
+/** /api/projects/:project_id/property_definitions */
+export function propertyDefinitionRoutes(_deps: AppDeps) {
+  return async function register(_app: FastifyInstance): Promise<void> {};
+}
