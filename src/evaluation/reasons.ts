@@ -1,0 +1,59 @@
+/** Evaluation reasons: their descriptions, and which non-match reason a flag reports (reference §6.2, §7.1). */
+import type { FlagReason, ReasonCode } from './types.ts';
+
+/**
+ * When no condition set matches, the flag reports the highest-ranked reason seen, with that
+ * condition set's index; on equal rank the later condition set replaces the earlier one.
+ */
+const RANK: Record<ReasonCode, number> = {
+  super_condition_value: 4,
+  holdout_condition_value: 3.5,
+  condition_match: 3,
+  no_group_type: 2,
+  out_of_rollout_bound: 1,
+  no_condition_match: 0,
+  flag_disabled: -1,
+  missing_dependency: -2,
+};
+
+export function describeReason(code: ReasonCode, conditionIndex: number | null): string {
+  switch (code) {
+    case 'condition_match':
+      return conditionIndex === null ? 'Matched condition set' : `Matched condition set ${conditionIndex + 1}`;
+    case 'no_condition_match':
+      return 'No matching condition set';
+    case 'out_of_rollout_bound':
+      return 'Out of rollout bound';
+    case 'no_group_type':
+      return 'No group type';
+    case 'super_condition_value':
+      return 'Super condition value';
+    case 'holdout_condition_value':
+      return 'Holdout condition value';
+    case 'flag_disabled':
+      return 'Feature flag is disabled';
+    case 'missing_dependency':
+      return 'Flag cannot be evaluated due to missing dependency';
+  }
+}
+
+export function reason(code: ReasonCode, conditionIndex: number | null): FlagReason {
+  return { code, condition_index: conditionIndex, description: describeReason(code, conditionIndex) };
+}
+
+/** Keeps the reason a failed flag reports while its condition sets are walked in order. */
+export class NonMatchReason {
+  private code: ReasonCode = 'no_condition_match';
+  private index: number | null = null;
+
+  note(code: ReasonCode, index: number): void {
+    if (RANK[code] >= RANK[this.code]) {
+      this.code = code;
+      this.index = index;
+    }
+  }
+
+  get(): FlagReason {
+    return reason(this.code, this.index);
+  }
+}
