@@ -7,6 +7,8 @@ export const CHANGES_CHANNEL = 'bellwether_changes';
 /** What changed. Every process sharing the database hears it, after the change commits. */
 export type Change =
   | { kind: 'flag'; projectId: number; id: number }
+  | { kind: 'cohort'; projectId: number; id: number }
+  | { kind: 'group_types'; projectId: number }
   | { kind: 'project'; projectId: number }
   | { kind: 'auth' };
 
