@@ -25,11 +25,7 @@ export const FlagWriteBody = Type.Object(
     analytics_dashboards: Type.Optional(Type.Array(Int32())),
     has_enriched_analytics: Type.Optional(Nullable(Type.Boolean())),
     creation_context: Type.Optional(
-      Type.Union(
-        ['feature_flags', 'experiments', 'surveys', 'early_access_features', 'web_experiments', 'product_tours'].map((v) =>
-          Type.Literal(v),
-        ),
-      ),
+      Type.Enum(['feature_flags', 'experiments', 'surveys', 'early_access_features', 'web_experiments', 'product_tours']),
     ),
     is_remote_configuration: Type.Optional(Nullable(Type.Boolean())),
     has_encrypted_payloads: Type.Optional(Nullable(Type.Boolean())),
@@ -86,11 +82,9 @@ export type FlagResponse = Static<typeof FlagResponse>;
 export const FlagListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
-  active: Type.Optional(Type.Union([Type.Literal('true'), Type.Literal('false'), Type.Literal('STALE')])),
+  active: Type.Optional(Type.Enum(['true', 'false', 'STALE'])),
   created_by_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
-  evaluation_runtime: Type.Optional(
-    Type.Union([Type.Literal('both'), Type.Literal('all'), Type.Literal('client'), Type.Literal('server')]),
-  ),
+  evaluation_runtime: Type.Optional(Type.Enum(['both', 'all', 'client', 'server'])),
   excluded_properties: Type.Optional(Type.String({ description: 'JSON list of flag keys to leave out' })),
   has_evaluation_tags: Type.Optional(Type.String({ description: 'true/1/yes: with evaluation tags; otherwise without' })),
   search: Type.Optional(Type.String()),

@@ -183,6 +183,12 @@ describe('create', () => {
       'Evaluation tags must be a subset of tags. Invalid evaluation tags: b, c',
       null,
     );
+    assertValidation(
+      await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'x8', creation_context: 'somewhere' } }),
+      '"somewhere" is not a valid choice.',
+      'creation_context',
+      'invalid_choice',
+    );
     const { rows } = await t.db.pool.query("SELECT count(*)::int AS n FROM feature_flags WHERE key LIKE 'x_'");
     assert.equal(rows[0].n, 0);
   });

@@ -73,6 +73,8 @@ describe('list', () => {
     const response = await t.request({ method: 'GET', url: `${flagsUrl()}?active=maybe` });
     assert.equal(response.statusCode, 400);
     assert.equal(response.json().attr, 'active');
+    assert.equal(response.json().detail, '"maybe" is not a valid choice.');
+    assert.equal(response.json().code, 'invalid_choice');
   });
 
   test('search matches key or name, case-insensitively, with LIKE characters taken literally', async () => {
