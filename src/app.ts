@@ -13,6 +13,7 @@ import { platformRoutes } from './platform/routes.ts';
 import { codegenRoutes } from './events/codegen/routes.ts';
 import { eventDefinitionRoutes } from './events/definitions/routes.ts';
 import { ingestionRoutes } from './events/ingestion/routes.ts';
+import { groupRoutes } from './events/groups/routes.ts';
 import { personRoutes } from './events/persons/routes.ts';
 import { propertyDefinitionRoutes } from './events/property-definitions/routes.ts';
 import { schemaRoutes } from './events/schemas/routes.ts';
@@ -81,6 +82,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(featureFlagRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
   await app.register(ingestionRoutes(deps));
   await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });
+  await app.register(groupRoutes(deps), { prefix: '/api/projects/:project_id' });
   await app.register(eventDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });
   await app.register(codegenRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });
   await app.register(propertyDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/property_definitions' });

@@ -1,7 +1,129 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../../platform/http/pagination.ts';
+import { NoBody } from '../taxonomy/http.ts';
+import { decodeDefinitionListQuery } from './list-query.ts';
+import { presentDefinition } from './present.ts';
+import {
+  CreateDefinitionBody,
+  DefinitionListQuery,
+  DefinitionMetrics,
+  DefinitionParams,
+  EventDefinition,
+  EventDefinitionList,
+  ProjectParams,
+  UpdateDefinitionBody,
+} from './schemas.ts';
+import { createDefinition, definitionMetrics, deleteDefinitionById, getDefinition, updateDefinitionById } from './service.ts';
+import { listDefinitions } from './store.ts';
+
+const tags = ['event_definitions'];
 
 /** /api/projects/:project_id/event_definitions */
-export function eventDefinitionRoutes(_deps: AppDeps) {
-  return async function register(_app: FastifyInstance): Promise<void> {};
+export function eventDefinitionRoutes(deps: AppDeps) {
+  const { pool } = deps;
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/', ['GET', 'POST']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+    refuseOtherMethods(root, '/:id/metrics', ['GET']);
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'event_definition:read' },
+        schema: {
+          tags,
+          summary: 'List event definitions',
+          description:
+            'Default order: `last_seen_at::date DESC NULLS LAST, name ASC` (byte-wise). `search` terms are ANDed and matched literally (`%` and `_` are not wildcards).',
+          params: ProjectParams,
+          querystring: DefinitionListQuery,
+          response: { 200: EventDefinitionList },
+        },
+      },
+      async (request) => {
+        const filter = decodeDefinitionListQuery(request.query);
+        const page = pageOf(request.query);
+        const { count, rows } = await listDefinitions(pool, request.project.id, filter, page);
+        return paginated(request, page, count, rows.map(presentDefinition));
+      },
+    );
+
+    app.post(
+      '/',
+      {
+        config: { scope: 'event_definition:write' },
+        schema: {
+          tags,
+          summary: 'Create an event definition: 201 with no body and a Location header',
+          params: ProjectParams,
+          body: CreateDefinitionBody,
+          response: { 201: NoBody("No body; `Location` holds the new definition's URL.") },
+        },
+      },
+      async (request, reply) => {
+        const id = await createDefinition(pool, request.project, request.principal.user.id, request.body);
+        const location = `${request.protocol}://${request.host}/api/projects/${request.project.id}/event_definitions/${id}/`;
+        return reply.code(201).header('location', location).send();
+      },
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'event_definition:read' },
+        schema: { tags, summary: 'Retrieve an event definition', params: DefinitionParams, response: { 200: EventDefinition } },
+      },
+      async (request) => getDefinition(pool, request.project.id, request.params.id),
+    );
+
+    app.patch(
+      '/:id',
+      {
+        config: { scope: 'event_definition:write' },
+        schema: {
+          tags,
+          summary: 'Update an event definition (name is read-only)',
+          params: DefinitionParams,
+          body: UpdateDefinitionBody,
+          response: { 200: EventDefinition },
+        },
+      },
+      async (request) => updateDefinitionById(pool, request.project, request.params.id, request.principal.user.id, request.body),
+    );
+
+    app.delete(
+      '/:id',
+      {
+        config: { scope: 'event_definition:write' },
+        schema: {
+          tags,
+          summary: 'Delete an event definition (hard delete; ingestion recreates it when the event arrives again)',
+          params: DefinitionParams,
+          response: { 204: NoBody('Deleted.') },
+        },
+      },
+      async (request, reply) => {
+        await deleteDefinitionById(pool, request.project.id, request.params.id, request.principal.user.id);
+        return reply.code(204).send();
+      },
+    );
+
+    app.get(
+      '/:id/metrics',
+      {
+        config: { scope: 'event_definition:read' },
+        schema: {
+          tags,
+          summary: 'Usage figures of an event definition, from the stored events',
+          params: DefinitionParams,
+          response: { 200: DefinitionMetrics },
+        },
+      },
+      async (request) => definitionMetrics(pool, request.project.id, request.params.id),
+    );
+  };
 }

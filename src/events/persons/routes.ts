@@ -1,7 +1,69 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
+import { notFound } from '../../platform/errors.ts';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../../platform/http/pagination.ts';
+import { presentPerson } from './present.ts';
+import { parsePersonPropertyFilter } from './property-filter.ts';
+import { findPerson, listPersons, type PersonListFilter } from './read-model.ts';
+import { Person, PersonList, PersonListQuery, PersonParams, ProjectParams } from './schemas.ts';
 
-/** /api/projects/:project_id/persons */
-export function personRoutes(_deps: AppDeps) {
-  return async function register(_app: FastifyInstance): Promise<void> {};
+const tags = ['persons'];
+
+function filterOf(query: PersonListQuery): PersonListFilter {
+  const search = query.search?.trim();
+  return {
+    distinctId: query.distinct_id,
+    email: query.email,
+    search: search ? search : undefined,
+    properties: query.properties !== undefined && query.properties.trim() !== '' ? parsePersonPropertyFilter(query.properties) : undefined,
+  };
+}
+
+/** /api/projects/:project_id/persons: read-only (persons are written by ingestion). */
+export function personRoutes(deps: AppDeps) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/', ['GET']);
+    refuseOtherMethods(root, '/:id', ['GET']);
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'person:read' },
+        schema: {
+          tags,
+          summary: 'List persons, newest first',
+          params: ProjectParams,
+          querystring: PersonListQuery,
+          response: { 200: PersonList },
+        },
+      },
+      async (request) => {
+        const filter = filterOf(request.query);
+        const page = pageOf(request.query);
+        const { count, rows } = await listPersons(deps.pool, request.project.id, filter, page);
+        return paginated(request, page, count, rows.map(presentPerson));
+      },
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'person:read' },
+        schema: {
+          tags,
+          summary: 'Retrieve a person by uuid (or integer id)',
+          params: PersonParams,
+          response: { 200: Person },
+        },
+      },
+      async (request) => {
+        const row = await findPerson(deps.pool, request.project.id, request.params.id);
+        if (!row) throw notFound();
+        return presentPerson(row);
+      },
+    );
+  };
 }

@@ -1,7 +1,88 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../../platform/http/pagination.ts';
+import { NoBody } from '../taxonomy/http.ts';
+import { decodePropertyListQuery } from './list-query.ts';
+import { presentProperty } from './present.ts';
+import {
+  ProjectParams,
+  PropertyDefinition,
+  PropertyDefinitionList,
+  PropertyDefinitionListQuery,
+  PropertyDefinitionParams,
+  UpdatePropertyDefinitionBody,
+} from './schemas.ts';
+import { deletePropertyById, getProperty, updatePropertyById } from './service.ts';
+import { listProperties } from './store.ts';
+
+const tags = ['property_definitions'];
 
 /** /api/projects/:project_id/property_definitions */
-export function propertyDefinitionRoutes(_deps: AppDeps) {
-  return async function register(_app: FastifyInstance): Promise<void> {};
+export function propertyDefinitionRoutes(deps: AppDeps) {
+  const { pool } = deps;
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/', ['GET']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'property_definition:read' },
+        schema: {
+          tags,
+          summary: 'List property definitions (event properties unless `type` says person or group)',
+          description:
+            'Ordered by name (byte-wise); with `event_names`, properties seen with those events come first. `search` terms are ANDed and matched literally.',
+          params: ProjectParams,
+          querystring: PropertyDefinitionListQuery,
+          response: { 200: PropertyDefinitionList },
+        },
+      },
+      async (request) => {
+        const filter = decodePropertyListQuery(request.query);
+        const page = pageOf(request.query);
+        const { count, rows } = await listProperties(pool, request.project.id, filter, page);
+        return paginated(request, page, count, rows.map(presentProperty));
+      },
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'property_definition:read' },
+        schema: { tags, summary: 'Retrieve a property definition', params: PropertyDefinitionParams, response: { 200: PropertyDefinition } },
+      },
+      async (request) => getProperty(pool, request.project.id, request.params.id),
+    );
+
+    app.patch(
+      '/:id',
+      {
+        config: { scope: 'property_definition:write' },
+        schema: {
+          tags,
+          summary: 'Update a property definition (description, tags, property_type, verified, hidden)',
+          params: PropertyDefinitionParams,
+          body: UpdatePropertyDefinitionBody,
+          response: { 200: PropertyDefinition },
+        },
+      },
+      async (request) => updatePropertyById(pool, request.project.id, request.params.id, request.principal.user.id, request.body),
+    );
+
+    app.delete(
+      '/:id',
+      {
+        config: { scope: 'property_definition:write' },
+        schema: { tags, summary: 'Delete a property definition', params: PropertyDefinitionParams, response: { 204: NoBody('Deleted.') } },
+      },
+      async (request, reply) => {
+        await deletePropertyById(pool, request.project.id, request.params.id, request.principal.user.id);
+        return reply.code(204).send();
+      },
+    );
+  };
 }

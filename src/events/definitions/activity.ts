@@ -1,0 +1,77 @@
+import type { Queryable } from '../../db/pool.ts';
+import { jsonEqual, type Change } from '../../platform/activity/changes.ts';
+import { recordActivity } from '../../platform/activity/store.ts';
+import type { DefinitionRecord } from './store.ts';
+
+export const DEFINITION_ACTIVITY_SCOPE = 'EventDefinition';
+
+const COMPARED_FIELDS = [
+  'owner',
+  'description',
+  'tags',
+  'verified',
+  'hidden',
+  'default_columns',
+  'enforcement_mode',
+  'primary_property',
+] as const;
+
+function comparable(row: DefinitionRecord): Record<(typeof COMPARED_FIELDS)[number], unknown> {
+  return {
+    owner: row.owner_id,
+    description: row.description ?? '',
+    tags: row.tags,
+    verified: row.verified,
+    hidden: row.hidden,
+    default_columns: row.default_columns ?? [],
+    enforcement_mode: row.enforcement_mode,
+    primary_property: row.primary_property,
+  };
+}
+
+/** PostHog's event-definition changes are all `changed`, old value to new. */
+function changesBetween(before: DefinitionRecord, after: DefinitionRecord): Change[] {
+  const old = comparable(before);
+  const now = comparable(after);
+  return COMPARED_FIELDS.filter((field) => !jsonEqual(old[field], now[field])).map((field) => ({
+    type: DEFINITION_ACTIVITY_SCOPE,
+    action: 'changed' as const,
+    field,
+    before: old[field],
+    after: now[field],
+  }));
+}
+
+async function record(db: Queryable, row: DefinitionRecord, activity: string, changes: Change[], userId: number): Promise<void> {
+  await recordActivity(db, {
+    projectId: row.project_id,
+    scope: DEFINITION_ACTIVITY_SCOPE,
+    itemId: row.id,
+    activity,
+    userId,
+    detail: { changes, trigger: null, type: null, name: row.name, short_id: null },
+  });
+}
+
+export async function recordDefinitionCreated(db: Queryable, row: DefinitionRecord, userId: number): Promise<void> {
+  await record(db, row, 'created', [{ type: DEFINITION_ACTIVITY_SCOPE, action: 'created', field: 'name', before: null, after: row.name }], userId);
+}
+
+/** Nothing is written when the save changed no value. */
+export async function recordDefinitionChanged(db: Queryable, before: DefinitionRecord, after: DefinitionRecord, userId: number): Promise<void> {
+  const changes = changesBetween(before, after);
+  if (changes.length > 0) await record(db, after, 'changed', changes, userId);
+}
+
+export async function recordDefinitionDeleted(db: Queryable, row: DefinitionRecord, userId: number): Promise<void> {
+  await record(
+    db,
+    row,
+    'deleted',
+    [
+      { type: DEFINITION_ACTIVITY_SCOPE, action: 'deleted', field: 'name', before: row.name, after: null },
+      { type: DEFINITION_ACTIVITY_SCOPE, action: 'deleted', field: 'tags', before: row.tags, after: null },
+    ],
+    userId,
+  );
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.ts';
+import { notFound } from '../../platform/errors.ts';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../../platform/http/pagination.ts';
+import { isoUtc } from '../../platform/time.ts';
+import { findGroup, listGroups, listGroupTypes, type GroupRow } from './read-model.ts';
+import { Group, GroupFindQuery, GroupList, GroupListQuery, GroupTypeList, ProjectParams } from './schemas.ts';
+
+const tags = ['groups'];
+
+function presentGroup(row: GroupRow): Group {
+  return {
+    group_type_index: row.group_type_index,
+    group_key: row.group_key,
+    group_properties: row.group_properties,
+    created_at: isoUtc(row.created_at),
+  };
+}
+
+/**
+ * /api/projects/:project_id/groups_types and /groups (read-only: groups come from `$groupidentify`
+ * events). Registered with the prefix `/api/projects/:project_id`.
+ */
+export function groupRoutes(deps: AppDeps) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/groups_types', ['GET']);
+    refuseOtherMethods(root, '/groups', ['GET']);
+    refuseOtherMethods(root, '/groups/find', ['GET']);
+
+    app.get(
+      '/groups_types',
+      {
+        config: { scope: 'group:read' },
+        schema: { tags, summary: "The project's group types, by index", params: ProjectParams, response: { 200: GroupTypeList } },
+      },
+      async (request) => listGroupTypes(deps.pool, request.project.id),
+    );
+
+    app.get(
+      '/groups',
+      {
+        config: { scope: 'group:read' },
+        schema: {
+          tags,
+          summary: 'List the groups of one type, newest first',
+          params: ProjectParams,
+          querystring: GroupListQuery,
+          response: { 200: GroupList },
+        },
+      },
+      async (request) => {
+        const page = pageOf(request.query);
+        const search = request.query.search?.trim() || undefined;
+        const { count, rows } = await listGroups(deps.pool, request.project.id, request.query.group_type_index, search, page);
+        return paginated(request, page, count, rows.map(presentGroup));
+      },
+    );
+
+    app.get(
+      '/groups/find',
+      {
+        config: { scope: 'group:read' },
+        schema: {
+          tags,
+          summary: 'Retrieve one group by type index and key',
+          params: ProjectParams,
+          querystring: GroupFindQuery,
+          response: { 200: Group },
+        },
+      },
+      async (request) => {
+        const row = await findGroup(deps.pool, request.project.id, request.query.group_type_index, request.query.group_key);
+        if (!row) throw notFound();
+        return presentGroup(row);
+      },
+    );
+  };
+}

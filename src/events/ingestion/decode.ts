@@ -1,0 +1,172 @@
+import { gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
+import secureJson from 'secure-json-parse';
+import { ApiError, validationError } from '../../platform/errors.ts';
+import { tooLarge, unreadableBody } from './errors.ts';
+import { INGESTION_LIMITS } from './limits.ts';
+
+/** What the edge knows of a request before its body is understood. */
+export interface RawBody {
+  body: Buffer;
+  contentType: string | undefined;
+  contentEncoding: string | undefined;
+  /** `compression` from the query string (posthog-js: `gzip-js`, `base64`). */
+  compression: string | undefined;
+}
+
+export interface DecodedBody {
+  payload: unknown;
+  /**
+   * The JSON text held escapes that PostgreSQL cannot store as they are (`\u0000`, UTF-16
+   * surrogates): the strings of the payload must be cleaned before they reach the database.
+   */
+  needsSanitizing: boolean;
+}
+
+const GZIP_MAGIC_0 = 0x1f;
+const GZIP_MAGIC_1 = 0x8b;
+
+const isGzip = (data: Buffer) => data.length >= 2 && data[0] === GZIP_MAGIC_0 && data[1] === GZIP_MAGIC_1;
+
+type Inflater = (data: InputType, options: ZlibOptions, callback: (error: Error | null, result: Buffer) => void) => void;
+
+/** Decompresses on the thread pool and stops once the output passes the decoded-size cap. */
+function decompress(inflater: Inflater, data: Buffer, what: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    inflater(data, { maxOutputLength: INGESTION_LIMITS.maxDecodedBytes }, (error, result) => {
+      if (!error) return resolve(result);
+      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
+        return reject(
+          tooLarge(`The decompressed request body is larger than ${INGESTION_LIMITS.maxDecodedBytes} bytes.`),
+        );
+      }
+      reject(unreadableBody(`The request body is not valid ${what} data: ${error.message}.`));
+    });
+  });
+}
+
+const BASE64 = /^[A-Za-z0-9+/_-]+={0,2}$/;
+
+/** base64 (standard or URL-safe alphabet) with line breaks; `+` turned into a space by form decoding is undone. */
+function base64Text(text: string): string | null {
+  const compact = text.trim().replace(/[\r\n\t]/g, '').replace(/ /g, '+');
+  return compact.length > 0 && compact.length % 4 !== 1 && BASE64.test(compact) ? compact : null;
+}
+
+function checkDecodedSize(data: Buffer | string): void {
+  const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
+  if (size > INGESTION_LIMITS.maxDecodedBytes) {
+    throw tooLarge(`The decoded request body is larger than ${INGESTION_LIMITS.maxDecodedBytes} bytes.`);
+  }
+}
+
+const lz64Refused = () => unreadableBody('compression=lz64 is not supported: send gzip-js, base64 or plain JSON.');
+
+const looksLikeJson = (text: string) => /^\s*[[{"]/.test(text);
+
+// Escapes PostgreSQL refuses in jsonb (`\u0000`) or that may stand alone (surrogate halves).
+const UNSTORABLE_ESCAPE = /\\u0000|\\u[dD][89a-fA-F]/;
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const OPEN_BRACE = 0x7b;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACE = 0x7d;
+const CLOSE_BRACKET = 0x5d;
+
+/** Whether the JSON text nests objects/arrays deeper than `limit` (strings skipped; no parsing). */
+export function nestedDeeperThan(text: string, limit: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
+      // Jump to the closing quote: one not preceded by an odd number of backslashes.
+      for (;;) {
+        const end = text.indexOf('"', i + 1);
+        if (end === -1) return false;
+        let slashes = 0;
+        while (text.charCodeAt(end - 1 - slashes) === BACKSLASH) slashes++;
+        i = end;
+        if (slashes % 2 === 0) break;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (++depth > limit) return true;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+      depth--;
+    }
+  }
+  return false;
+}
+
+function parseJson(text: string): DecodedBody {
+  const trimmed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  if (trimmed.trim() === '') throw unreadableBody('The request body is empty: send an event or a batch of events.');
+  if (nestedDeeperThan(trimmed, INGESTION_LIMITS.maxJsonDepth)) {
+    throw validationError(
+      `The body nests objects and lists more than ${INGESTION_LIMITS.maxJsonDepth} levels deep; flatten the event properties.`,
+      null,
+      'max_depth',
+    );
+  }
+  try {
+    const payload = secureJson.parse(trimmed, undefined, { protoAction: 'remove', constructorAction: 'remove' });
+    return { payload, needsSanitizing: UNSTORABLE_ESCAPE.test(trimmed) };
+  } catch (error) {
+    if (error instanceof ApiError) throw error;
+    throw unreadableBody(`JSON parse error - ${(error as Error).message}`);
+  }
+}
+
+/** JSON text, or base64 of JSON (or of gzipped JSON): what a form's `data` field or a bare body holds. */
+async function decodeText(text: string): Promise<DecodedBody> {
+  if (looksLikeJson(text)) return parseJson(text);
+  const base64 = base64Text(text);
+  if (base64 === null) {
+    if (text.trim() === '') return parseJson(text);
+    throw unreadableBody('The request body is neither JSON nor base64-encoded JSON (nor gzip of either).');
+  }
+  let data: Buffer = Buffer.from(base64, 'base64');
+  if (isGzip(data)) data = await decompress(gunzip, data, 'gzip');
+  checkDecodedSize(data);
+  const decoded = data.toString('utf8');
+  if (!looksLikeJson(decoded)) throw unreadableBody('The base64-decoded request body is not JSON.');
+  return parseJson(decoded);
+}
+
+function isFormEncoded(contentType: string | undefined, text: string): boolean {
+  if (contentType?.toLowerCase().startsWith('application/x-www-form-urlencoded')) return true;
+  return /^data=/.test(text);
+}
+
+/**
+ * The body in any form the PostHog SDKs send: JSON; gzip (`Content-Encoding: gzip`, posthog-js's
+ * `?compression=gzip-js`, or simply a gzip stream); base64 (`?compression=base64`); a form with
+ * `data=<json or base64>` and maybe `compression=`; text/plain holding JSON (sendBeacon).
+ */
+export async function decodeBody(raw: RawBody): Promise<DecodedBody> {
+  let data: Buffer = raw.body;
+  const encoding = raw.contentEncoding?.trim().toLowerCase();
+  if (encoding === 'gzip' || encoding === 'x-gzip') {
+    data = await decompress(gunzip, data, 'gzip');
+  } else if (encoding === 'deflate') {
+    data = await decompress(inflate, data, 'deflate');
+  } else if (encoding && encoding !== 'identity') {
+    throw new ApiError(415, 'invalid_request', 'unsupported_media_type', `Unsupported Content-Encoding "${encoding}": send gzip, deflate or none.`);
+  } else if (isGzip(data)) {
+    // posthog-js's gzip-js (text/plain, no Content-Encoding), or any client that gzips quietly.
+    data = await decompress(gunzip, data, 'gzip');
+  }
+  checkDecodedSize(data);
+
+  // gzip and base64 are recognised from the bytes themselves, whatever `compression` claims
+  // (posthog-js drops gzip and keeps going when compressing fails); lz64 alone is refused.
+  if (raw.compression?.toLowerCase() === 'lz64') throw lz64Refused();
+  const text = data.toString('utf8');
+  if (isFormEncoded(raw.contentType, text)) {
+    const form = new URLSearchParams(text);
+    const field = form.get('data');
+    if (field === null) throw unreadableBody('The form body has no "data" field holding the events.');
+    if (form.get('compression')?.toLowerCase() === 'lz64') throw lz64Refused();
+    return decodeText(field);
+  }
+  return decodeText(text);
+}

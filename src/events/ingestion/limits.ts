@@ -1,0 +1,25 @@
+/**
+ * What one ingestion request may carry. Larger requests are refused whole with a 413 (nothing is
+ * stored), which posthog-node answers by halving its batch and sending again. docs/ingestion.md
+ * documents these numbers.
+ */
+export const INGESTION_LIMITS = {
+  /** The request body as it arrives on the wire (compressed or not). */
+  maxBodyBytes: 20 * 1024 * 1024,
+  /** The body after gunzip / base64 decoding: a gzip bomb stops here. */
+  maxDecodedBytes: 100 * 1024 * 1024,
+  /**
+   * Nesting of the JSON body (the envelope and the event count: properties get about 96 levels).
+   * Deeper values overflow the stack of JSON.stringify and of PostgreSQL's jsonb parser.
+   */
+  maxJsonDepth: 100,
+  /** Events in one request. */
+  maxEvents: 10_000,
+  /** Characters of an event name. PostHog drops longer names; we refuse them. */
+  maxEventNameLength: 200,
+  /** Characters of a distinct id (PostHog truncates longer ones; we refuse them). */
+  maxDistinctIdLength: 200,
+} as const;
+
+/** Rows per INSERT statement: a large batch is written in several statements of this size. */
+export const INSERT_CHUNK_ROWS = 1000;

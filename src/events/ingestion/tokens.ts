@@ -1,0 +1,61 @@
+import type { Pool } from '../../db/pool.ts';
+import type { ChangeBus } from '../../platform/changes/bus.ts';
+import { findProjectIdByToken } from '../store.ts';
+
+/** How long a token's project (or its absence) is reused without asking the database. */
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+/** Longer than any project token; such a value is not looked up. */
+const MAX_TOKEN_LENGTH = 200;
+
+interface Entry {
+  projectId: number | null;
+  expiresAt: number;
+}
+
+/**
+ * Project token → project id, cached for a few seconds (unknown tokens too, so a client sending a
+ * wrong token in a loop costs no query per request). Project changes heard from other processes
+ * and a lost notification connection drop the whole cache.
+ */
+export class ProjectTokens {
+  private readonly entries = new Map<string, Entry>();
+  private readonly pending = new Map<string, Promise<number | null>>();
+
+  constructor(
+    private readonly pool: Pool,
+    bus: ChangeBus,
+  ) {
+    bus.subscribe((change) => {
+      if (change.kind === 'project' || change.kind === 'auth') this.clear();
+    });
+    bus.onResync(() => this.clear());
+  }
+
+  async projectId(token: string): Promise<number | null> {
+    if (token.length > MAX_TOKEN_LENGTH) return null;
+    const now = Date.now();
+    const hit = this.entries.get(token);
+    if (hit && hit.expiresAt > now) return hit.projectId;
+    const inFlight = this.pending.get(token);
+    if (inFlight) return inFlight;
+    const lookup = findProjectIdByToken(this.pool, token)
+      .then((projectId) => {
+        if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+        this.entries.set(token, { projectId, expiresAt: Date.now() + TTL_MS });
+        return projectId;
+      })
+      .finally(() => this.pending.delete(token));
+    this.pending.set(token, lookup);
+    return lookup;
+  }
+
+  /** The token's project turned out to be gone (deleted in this process, whose own notices are not heard). */
+  forget(token: string): void {
+    this.entries.delete(token);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,120 @@
+import type { Queryable } from '../../db/pool.ts';
+import type { Page } from '../../platform/http/pagination.ts';
+import type { Properties } from './properties.ts';
+import type { PropertyCondition, PropertyGroup } from './property-filter.ts';
+
+/** Reads of persons for the API (the read model; resolution writes through store.ts). */
+
+export interface PersonRow {
+  id: number;
+  uuid: string;
+  properties: Properties;
+  is_identified: boolean;
+  created_at: Date;
+  distinct_ids: string[];
+}
+
+export interface PersonListFilter {
+  distinctId?: string;
+  email?: string;
+  search?: string;
+  properties?: PropertyGroup;
+}
+
+const SELECT_PERSON = `
+  SELECT p.id, p.uuid, p.properties, p.is_identified, p.created_at,
+         ARRAY(SELECT d.distinct_id FROM person_distinct_ids d WHERE d.person_id = p.id ORDER BY d.seq) AS distinct_ids
+    FROM persons p`;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Collects parameters and hands out their placeholders. */
+class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+// A property's text counts as a number when it reads as one; CASE keeps the cast from failing.
+const NUMERIC_TEXT = `'^\\s*[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?\\s*$'`;
+const COMPARISON = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
+
+function conditionSql(condition: PropertyCondition, params: Params): string {
+  const key = `${params.add(condition.key)}::text`;
+  const text = `(p.properties ->> ${key})`;
+  switch (condition.operator) {
+    case 'exact':
+      return `coalesce(${text} = ANY(${params.add(condition.values)}::text[]), false)`;
+    case 'is_not':
+      return `NOT coalesce(${text} = ANY(${params.add(condition.values)}::text[]), false)`;
+    case 'icontains':
+      return `coalesce(strpos(lower(${text}), lower(${params.add(condition.value)}::text)) > 0, false)`;
+    case 'not_icontains':
+      return `NOT coalesce(strpos(lower(${text}), lower(${params.add(condition.value)}::text)) > 0, false)`;
+    // A property holding null counts as not set.
+    case 'is_set':
+      return `coalesce(jsonb_typeof(p.properties -> ${key}), 'null') <> 'null'`;
+    case 'is_not_set':
+      return `coalesce(jsonb_typeof(p.properties -> ${key}), 'null') = 'null'`;
+    default: {
+      const op = COMPARISON[condition.operator];
+      const value = params.add(condition.value);
+      if (!condition.numeric) return `coalesce(${text} ${op} ${value}::text, false)`;
+      return `(CASE WHEN ${text} ~ ${NUMERIC_TEXT} THEN ${text}::numeric ${op} ${value}::numeric ELSE false END)`;
+    }
+  }
+}
+
+function groupSql(group: PropertyGroup, params: Params): string {
+  if (group.items.length === 0) return 'true';
+  const parts = group.items.map((item) => (item.kind === 'group' ? groupSql(item, params) : conditionSql(item, params)));
+  return `(${parts.join(` ${group.join} `)})`;
+}
+
+function whereOf(projectId: number, filter: PersonListFilter, params: Params): string {
+  const project = params.add(projectId);
+  const clauses = [`p.project_id = ${project}`];
+  if (filter.distinctId !== undefined) {
+    clauses.push(`p.id = (SELECT person_id FROM person_distinct_ids WHERE project_id = ${project} AND distinct_id = ${params.add(filter.distinctId)}::text)`);
+  }
+  if (filter.email !== undefined) clauses.push(`(p.properties ->> 'email') = ${params.add(filter.email)}::text`);
+  if (filter.search !== undefined) {
+    const search = `${params.add(filter.search)}::text`;
+    const alternatives = [
+      `p.id = (SELECT person_id FROM person_distinct_ids WHERE project_id = ${project} AND distinct_id = ${search})`,
+      `strpos(lower(p.properties ->> 'email'), lower(${search})) > 0`,
+      `strpos(lower(p.properties ->> 'name'), lower(${search})) > 0`,
+    ];
+    if (UUID.test(filter.search)) alternatives.push(`p.uuid = ${search}::uuid`);
+    clauses.push(`coalesce(${alternatives.join(' OR ')}, false)`);
+  }
+  if (filter.properties) clauses.push(groupSql(filter.properties, params));
+  return clauses.join(' AND ');
+}
+
+/** A page of the project's persons, newest first, and how many match in all. */
+export async function listPersons(db: Queryable, projectId: number, filter: PersonListFilter, page: Page): Promise<{ count: number; rows: PersonRow[] }> {
+  const countParams = new Params();
+  const countWhere = whereOf(projectId, filter, countParams);
+  const listParams = new Params();
+  const listWhere = whereOf(projectId, filter, listParams);
+  const limit = listParams.add(page.limit);
+  const offset = listParams.add(page.offset);
+  const [count, list] = await Promise.all([
+    db.query<{ count: number }>(`SELECT count(*)::int AS count FROM persons p WHERE ${countWhere}`, countParams.values),
+    db.query<PersonRow>(`${SELECT_PERSON} WHERE ${listWhere} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`, listParams.values),
+  ]);
+  return { count: count.rows[0].count, rows: list.rows };
+}
+
+/** A person of the project by uuid or by its integer id; null when there is none. */
+export async function findPerson(db: Queryable, projectId: number, id: string): Promise<PersonRow | null> {
+  let where: string;
+  if (UUID.test(id)) where = 'p.uuid = $2::uuid';
+  else if (/^\d{1,15}$/.test(id)) where = 'p.id = $2::bigint';
+  else return null;
+  const { rows } = await db.query<PersonRow>(`${SELECT_PERSON} WHERE p.project_id = $1 AND ${where}`, [projectId, id]);
+  return rows[0] ?? null;
+}

@@ -1,0 +1,97 @@
+import type { Pool, Queryable } from '../../db/pool.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { jsonEqual, type Change } from '../../platform/activity/changes.ts';
+import { recordActivity } from '../../platform/activity/store.ts';
+import { notFound } from '../../platform/errors.ts';
+import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
+import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
+import { presentProperty } from './present.ts';
+import type { PropertyDefinition, UpdatePropertyDefinitionBody } from './schemas.ts';
+import { deleteProperty, findProperty, updateProperty, type PropertyRecord, type PropertyValues } from './store.ts';
+
+export const PROPERTY_ACTIVITY_SCOPE = 'PropertyDefinition';
+const COMPARED = ['description', 'tags', 'property_type', 'is_numerical', 'verified', 'hidden'] as const;
+
+function valuesOf(row: PropertyRecord): PropertyValues {
+  return {
+    description: row.description,
+    tags: row.tags,
+    property_type: row.property_type,
+    is_numerical: row.is_numerical,
+    verified: row.verified,
+    verified_at: row.verified_at,
+    verified_by_id: row.verified_by_id,
+    hidden: row.hidden,
+  };
+}
+
+function changesBetween(before: PropertyValues, after: PropertyValues): Change[] {
+  const norm = (v: PropertyValues) => ({ ...v, description: v.description ?? '' });
+  const old = norm(before);
+  const now = norm(after);
+  return COMPARED.filter((f) => !jsonEqual(old[f], now[f])).map((field) => ({
+    type: PROPERTY_ACTIVITY_SCOPE,
+    action: 'changed' as const,
+    field,
+    before: old[field],
+    after: now[field],
+  }));
+}
+
+async function record(db: Queryable, row: PropertyRecord, activity: string, changes: Change[], userId: number): Promise<void> {
+  await recordActivity(db, {
+    projectId: row.project_id,
+    scope: PROPERTY_ACTIVITY_SCOPE,
+    itemId: row.id,
+    activity,
+    userId,
+    detail: { changes, trigger: null, type: null, name: row.name, short_id: null },
+  });
+}
+
+export async function getProperty(db: Queryable, projectId: number, rawId: string): Promise<PropertyDefinition> {
+  const row = await findProperty(db, projectId, uuidOrNotFound(rawId));
+  if (!row) throw notFound();
+  return presentProperty(row);
+}
+
+/**
+ * description, tags, property_type (is_numerical follows it), verified and hidden (PostHog's
+ * rules); updated_at/updated_by on every save; a `changed` activity entry when a value changed.
+ */
+export async function updatePropertyById(
+  pool: Pool,
+  projectId: number,
+  rawId: string,
+  actorId: number,
+  body: UpdatePropertyDefinitionBody,
+): Promise<PropertyDefinition> {
+  const id = uuidOrNotFound(rawId);
+  refuseNul(body.description, 'description');
+  return withTransaction(pool, async (client) => {
+    const before = await findProperty(client, projectId, id, true);
+    if (!before) throw notFound();
+    const next = valuesOf(before);
+    if (body.description !== undefined) next.description = body.description;
+    if (body.tags !== undefined) next.tags = normalizeTags(body.tags);
+    if (body.property_type !== undefined) {
+      next.property_type = body.property_type;
+      next.is_numerical = body.property_type === 'Numeric';
+    }
+    const values = { ...next, ...applyVerification(next, body, actorId, new Date(), 'A property') };
+    await updateProperty(client, id, values, actorId);
+    const changes = changesBetween(valuesOf(before), values);
+    if (changes.length > 0) await record(client, before, 'changed', changes, actorId);
+    return presentProperty((await findProperty(client, projectId, id)) as PropertyRecord);
+  });
+}
+
+export async function deletePropertyById(pool: Pool, projectId: number, rawId: string, actorId: number): Promise<void> {
+  const id = uuidOrNotFound(rawId);
+  await withTransaction(pool, async (client) => {
+    const row = await findProperty(client, projectId, id, true);
+    if (!row) throw notFound();
+    await deleteProperty(client, row);
+    await record(client, row, 'deleted', [{ type: PROPERTY_ACTIVITY_SCOPE, action: 'deleted', field: 'name', before: row.name, after: null }], actorId);
+  });
+}
