@@ -78,6 +78,57 @@ describe('posthog-node against /batch/', () => {
     });
   }
 
+  test('what posthog-node captures updates persons, groups and definitions', async () => {
+    const client = new PostHog(token, { host, flushAt: 10, flushInterval: 50 });
+    client.capture({ distinctId: 'anon-42', event: 'viewed pricing', properties: { plan_count: 3, annual: true } });
+    client.identify({ distinctId: 'ada@example.com', properties: { email: 'ada@example.com', age: 36 } });
+    client.alias({ distinctId: 'ada@example.com', alias: 'anon-42' });
+    client.capture({ distinctId: 'ada@example.com', event: 'purchase', properties: { amount: 12.5, at: '2026-01-02T03:04:05Z' } });
+    client.groupIdentify({ groupType: 'company', groupKey: 'acme', properties: { seats: 40 } });
+    await client.shutdown();
+
+    const persons = await t.db.pool.query<{ properties: Record<string, unknown>; is_identified: boolean; ids: string[] }>(
+      `SELECT p.properties, p.is_identified, array_agg(d.distinct_id ORDER BY d.distinct_id) AS ids
+         FROM persons p JOIN person_distinct_ids d ON d.person_id = p.id
+        WHERE p.project_id = $1 AND p.id IN (SELECT person_id FROM person_distinct_ids WHERE distinct_id = 'ada@example.com')
+        GROUP BY p.id`,
+      [t.projectId],
+    );
+    assert.equal(persons.rows.length, 1);
+    assert.deepEqual(persons.rows[0].ids, ['ada@example.com', 'anon-42']);
+    assert.equal(persons.rows[0].is_identified, true);
+    assert.equal(persons.rows[0].properties.email, 'ada@example.com');
+    assert.equal(persons.rows[0].properties.age, 36);
+
+    const groups = await t.db.pool.query(
+      `SELECT g.group_properties FROM groups g JOIN group_type_mappings m
+          ON m.project_id = g.project_id AND m.group_type_index = g.group_type_index
+        WHERE g.project_id = $1 AND m.group_type = 'company' AND g.group_key = 'acme'`,
+      [t.projectId],
+    );
+    assert.deepEqual(groups.rows[0]?.group_properties, { seats: 40 });
+
+    const definitions = await t.db.pool.query<{ name: string; last_seen_at: Date | null }>(
+      'SELECT name, last_seen_at FROM event_definitions WHERE project_id = $1 ORDER BY name',
+      [t.projectId],
+    );
+    const names = definitions.rows.map((r) => r.name);
+    for (const name of ['$create_alias', '$groupidentify', '$identify', 'purchase', 'viewed pricing']) assert.ok(names.includes(name), name);
+    assert.ok(definitions.rows.every((r) => r.last_seen_at !== null));
+
+    const types = await t.db.pool.query<{ name: string; type: number; property_type: string | null }>(
+      'SELECT name, type, property_type FROM property_definitions WHERE project_id = $1',
+      [t.projectId],
+    );
+    const typeOf = (name: string, kind: number) => types.rows.find((r) => r.name === name && r.type === kind)?.property_type;
+    assert.equal(typeOf('amount', 1), 'Numeric');
+    assert.equal(typeOf('annual', 1), 'Boolean');
+    assert.equal(typeOf('at', 1), 'DateTime');
+    assert.equal(typeOf('email', 2), 'String');
+    assert.equal(typeOf('age', 2), 'Numeric');
+    assert.equal(typeOf('seats', 3), 'Numeric');
+  });
+
   test('posthog-node 5.29.3 (pinned old) is stored too', async () => {
     const client = new PostHog5293(token, { host, flushAt: 5, flushInterval: 50 });
     for (let i = 0; i < 12; i++) client.capture({ distinctId: 'old-client', event: 'old event', properties: { i } });
