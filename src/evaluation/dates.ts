@@ -4,8 +4,8 @@
  * Condition values: a relative date (`-30d`, `6h`, `2w`, `3m`, `1y`; number below 10000) counted back
  * from `now` in UTC, else an absolute date. Months and years step back the way current posthog-node
  * does: a month at a time, the day clamped to each month's length (31 March − 1m = 28/29 February,
- * − 2m = 28 January; 29 February − 1y = 28 February). `src/flags/validation/dates.ts` only checks that
- * a value parses, so its month arithmetic (calendar overflow) does not matter there.
+ * − 2m = 28 January; 29 February − 1y = 28 February); the rule lives in src/flags/validation/dates.ts,
+ * shared with validation.
  *
  * Property values (and absolute condition values):
  * - ISO 8601 dates and date-times (`parseAbsoluteDate`, shared with validation); no offset means UTC;
@@ -17,53 +17,9 @@
  *   the SDK decides those locally, so the server follows it);
  * - anything else (booleans, objects, unparseable text) is not a date, and the condition fails.
  */
-import { parseAbsoluteDate } from '../flags/validation/dates.ts';
+import { parseAbsoluteDate, parseRelativeDate } from '../flags/validation/dates.ts';
 
-const RELATIVE = /^-?(\d+)([hdwmy])$/;
-const MAX_RELATIVE = 10_000;
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
-
-function stepBackMonths(date: Date, months: number): void {
-  const year = date.getUTCFullYear();
-  const month = date.getUTCMonth();
-  let day = date.getUTCDate();
-  for (let back = 1; back <= months && day > 28; back++) {
-    const monthLength = new Date(Date.UTC(year, month - back + 1, 0)).getUTCDate();
-    day = Math.min(day, monthLength);
-  }
-  date.setUTCFullYear(year, month - months, day);
-}
-
-function stepBackYears(date: Date, years: number): void {
-  const month = date.getUTCMonth();
-  const day = years > 0 && month === 1 && date.getUTCDate() === 29 ? 28 : date.getUTCDate();
-  date.setUTCFullYear(date.getUTCFullYear() - years, month, day);
-}
-
-export function relativeDate(value: string, now: Date): Date | null {
-  const match = RELATIVE.exec(value);
-  if (!match) return null;
-  const amount = Number(match[1]);
-  if (amount >= MAX_RELATIVE) return null;
-  const date = new Date(now.getTime());
-  switch (match[2]) {
-    case 'h':
-      date.setUTCHours(date.getUTCHours() - amount);
-      break;
-    case 'd':
-      date.setUTCDate(date.getUTCDate() - amount);
-      break;
-    case 'w':
-      date.setUTCDate(date.getUTCDate() - amount * 7);
-      break;
-    case 'm':
-      stepBackMonths(date, amount);
-      break;
-    default:
-      stepBackYears(date, amount);
-  }
-  return Number.isNaN(date.getTime()) ? null : date;
-}
 
 const valid = (date: Date): Date | null => (Number.isNaN(date.getTime()) ? null : date);
 
@@ -82,7 +38,7 @@ export function dateOf(value: unknown): Date | null {
 
 /** A condition value as a date: relative to `now`, else absolute. Booleans are never dates. */
 export function conditionDate(value: unknown, now: Date): Date | null {
-  if (typeof value === 'string') return relativeDate(value, now) ?? dateOf(value);
+  if (typeof value === 'string') return parseRelativeDate(value, now) ?? dateOf(value);
   if (typeof value === 'number') return dateOf(value);
   return null;
 }

@@ -12,12 +12,29 @@ const ABSOLUTE =
 
 /**
  * A relative date (`-30d`, `1w`, `6h`, `2m`, `1y`; the minus sign is optional and both mean "ago";
- * the number must be below 10000) counted back from `now` in UTC, the way posthog-node does
- * (months and years through the UTC calendar setters); otherwise an ISO 8601 date or date-time.
+ * the number must be below 10000) counted back from `now` in UTC, the way current posthog-node does
+ * (a month at a time, the day clamped to each month's length); otherwise an ISO 8601 date or date-time.
  * A date-time without an offset is UTC. Anything else → null.
  */
 export function parseRelativeOrAbsoluteDate(value: string, now: Date): Date | null {
   return parseRelativeDate(value, now) ?? parseAbsoluteDate(value);
+}
+
+function stepBackMonths(date: Date, months: number): void {
+  const year = date.getUTCFullYear();
+  const month = date.getUTCMonth();
+  let day = date.getUTCDate();
+  for (let back = 1; back <= months && day > 28; back++) {
+    const monthLength = new Date(Date.UTC(year, month - back + 1, 0)).getUTCDate();
+    day = Math.min(day, monthLength);
+  }
+  date.setUTCFullYear(year, month - months, day);
+}
+
+function stepBackYears(date: Date, years: number): void {
+  const month = date.getUTCMonth();
+  const day = years > 0 && month === 1 && date.getUTCDate() === 29 ? 28 : date.getUTCDate();
+  date.setUTCFullYear(date.getUTCFullYear() - years, month, day);
 }
 
 export function parseRelativeDate(value: string, now: Date): Date | null {
@@ -37,10 +54,10 @@ export function parseRelativeDate(value: string, now: Date): Date | null {
       date.setUTCDate(date.getUTCDate() - amount * 7);
       break;
     case 'm':
-      date.setUTCMonth(date.getUTCMonth() - amount);
+      stepBackMonths(date, amount);
       break;
     default:
-      date.setUTCFullYear(date.getUTCFullYear() - amount);
+      stepBackYears(date, amount);
   }
   return Number.isNaN(date.getTime()) ? null : date;
 }
