@@ -17,9 +17,13 @@ import { groupRoutes } from './events/groups/routes.ts';
 import { personRoutes } from './events/persons/routes.ts';
 import { propertyDefinitionRoutes } from './events/property-definitions/routes.ts';
 import { schemaRoutes } from './events/schemas/routes.ts';
+import { cohortRoutes } from './cohorts/routes.ts';
+import { dashboardRoutes } from './dashboards/routes.ts';
 import { FlagCache } from './flags/cache.ts';
+import { flagActionRoutes } from './flags/actions/routes.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
 import { ChangeBus } from './platform/changes/bus.ts';
+import { createSdk } from './sdk/index.ts';
 
 export interface AppOptions {
   pool: Pool;
@@ -80,7 +84,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes(deps.pool));
   await app.register(platformRoutes(deps));
   await app.register(featureFlagRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
-  await app.register(ingestionRoutes(deps));
+  await app.register(flagActionRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
+  await app.register(cohortRoutes(deps), { prefix: '/api/projects/:project_id/cohorts' });
+  await app.register(dashboardRoutes(deps), { prefix: '/api/projects/:project_id/dashboards' });
+  const sdk = createSdk(deps);
+  await app.register(ingestionRoutes(deps, sdk.processors));
+  await app.register(sdk.routes);
   await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });
   await app.register(groupRoutes(deps), { prefix: '/api/projects/:project_id' });
   await app.register(eventDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });

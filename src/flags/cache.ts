@@ -14,6 +14,8 @@ export class ProjectFlags {
   private readonly byId = new Map<number, RenderedFlag>();
   private readonly liveKeys = new Map<string, number>();
   private ordered: RenderedFlag[] | null = null;
+  /** Goes up on every change, so views derived from these flags (the SDK definitions) know to rebuild. */
+  revision = 0;
 
   constructor(records: FlagRecord[]) {
     for (const record of records) this.put(record);
@@ -40,6 +42,7 @@ export class ProjectFlags {
     if (!record.deleted) this.liveKeys.set(record.key, record.id);
     this.byId.set(record.id, renderFlag(record));
     this.ordered = null;
+    this.revision++;
   }
 }
 
@@ -83,6 +86,22 @@ export class FlagCache {
     const project = this.projects.get(record.project_id);
     const current = project?.get(record.id);
     if (project && (!current || current.record.version <= record.version)) project.put(record);
+  }
+
+  /**
+   * `last_called_at` moved forward (ingestion, once its transaction committed): the cached records
+   * take the new times without a re-read (other processes re-read on the change notice).
+   */
+  noteLastCalled(projectId: number, updates: readonly { id: number; lastCalledAt: Date }[]): void {
+    this.bump(projectId);
+    const project = this.projects.get(projectId);
+    if (!project) return;
+    for (const { id, lastCalledAt } of updates) {
+      const current = project.get(id)?.record;
+      if (current && (current.last_called_at === null || current.last_called_at < lastCalledAt)) {
+        project.put({ ...current, last_called_at: lastCalledAt });
+      }
+    }
   }
 
   drop(projectId: number): void {

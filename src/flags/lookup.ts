@@ -1,4 +1,6 @@
 import type { Queryable } from '../db/pool.ts';
+import { referenceOf } from '../cohorts/definitions.ts';
+import { liveCohortsByIds } from '../cohorts/store.ts';
 import { allLiveFlags, liveFlagsByIds } from './store.ts';
 import type { FlagLookup } from './validation/index.ts';
 
@@ -7,7 +9,6 @@ export function flagLookup(db: Queryable, projectId: number): FlagLookup {
   return {
     flagsByIds: (ids) => liveFlagsByIds(db, projectId, ids),
     allLiveFlags: () => allLiveFlags(db, projectId),
-    // Cohorts arrive with the evaluation engine; until then no cohort exists.
-    cohortsByIds: async () => [],
+    cohortsByIds: async (ids) => (await liveCohortsByIds(db, projectId, ids)).map(referenceOf),
   };
 }

@@ -29,7 +29,7 @@ const RECONNECT_DELAY_MS = 1_000;
  */
 export class ChangeBus {
   readonly origin = randomUUID();
-  private readonly handlers: Handler[] = [];
+  private readonly handlers: { handler: Handler; ownToo: boolean }[] = [];
   private readonly resyncHandlers: (() => void)[] = [];
   private client: pg.Client | null = null;
   private closed = false;
@@ -45,8 +45,28 @@ export class ChangeBus {
     await db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify(envelope)]);
   }
 
-  subscribe(handler: Handler): void {
-    this.handlers.push(handler);
+  /** Several changes in one statement (a batch that touched many objects). */
+  async publishAll(db: Queryable, changes: readonly Change[]): Promise<void> {
+    if (changes.length === 0) return;
+    const envelopes = changes.map((change) => JSON.stringify({ origin: this.origin, change } satisfies Envelope));
+    await db.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
+  }
+
+  /**
+   * Tells this process's own subscribers, after the writer's transaction committed: a process does
+   * not hear its own notices, so a writer without a cache of its own to update announces the change
+   * here (other processes hear the notice it published).
+   */
+  announce(change: Change): void {
+    for (const { handler } of this.handlers) handler(change);
+  }
+
+  /**
+   * `ownToo`: also hear this process's own notices, once their transaction committed (for caches
+   * that writers elsewhere in the process do not update themselves; a few milliseconds late).
+   */
+  subscribe(handler: Handler, options: { ownToo?: boolean } = {}): void {
+    this.handlers.push({ handler, ownToo: options.ownToo === true });
   }
 
   onResync(handler: () => void): void {
@@ -86,8 +106,8 @@ export class ChangeBus {
     } catch {
       return;
     }
-    if (envelope.origin === this.origin) return;
-    for (const handler of this.handlers) handler(envelope.change);
+    const own = envelope.origin === this.origin;
+    for (const { handler, ownToo } of this.handlers) if (!own || ownToo) handler(envelope.change);
   }
 
   private lost(client: pg.Client, error: Error | null): void {

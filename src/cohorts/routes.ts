@@ -1,0 +1,205 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../app.ts';
+import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
+import { notFound } from '../platform/errors.ts';
+import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
+import { pageLinks, pageOf, paginated } from '../platform/http/pagination.ts';
+import { toUserSummary } from '../platform/users/user-summary.ts';
+import { COHORT_ACTIVITY_SCOPE } from './activity.ts';
+import { pluginJobs } from './jobs.ts';
+import { cohortMembers } from './members.ts';
+import { presentCohort, presentMember } from './present.ts';
+import {
+  AddPersonsBody,
+  CohortListQuery,
+  CohortListResponse,
+  CohortParams,
+  CohortPersonsQuery,
+  CohortPersonsResponse,
+  CohortResponse,
+  CohortWriteBody,
+  ProjectParams,
+  RemovePersonBody,
+  SuccessResponse,
+} from './schemas.ts';
+import { addPersons, createCohort, removePerson, updateCohortById, type CohortDeps } from './service.ts';
+import { findCohort, listCohorts } from './store.ts';
+
+const TAGS = ['cohorts'];
+const INT32_MAX = 2147483647;
+
+/** A path id that is not a positive 32-bit integer names no cohort. */
+export function parseCohortId(raw: string): number {
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > INT32_MAX) throw notFound();
+  return Number(raw);
+}
+
+/** The cohorts of a project: `/api/projects/:project_id/cohorts`. */
+export function cohortRoutes(deps: AppDeps) {
+  const { pool } = deps;
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    const { jobs, log } = pluginJobs(root);
+    const cohortDeps: CohortDeps = { pool, bus: deps.bus, jobs, log };
+
+    refuseOtherMethods(root, '/', ['GET', 'POST']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH']);
+    refuseOtherMethods(root, '/:id/persons', ['GET']);
+    refuseOtherMethods(root, '/:id/add_persons_to_static_cohort', ['PATCH']);
+    refuseOtherMethods(root, '/:id/remove_person_from_static_cohort', ['PATCH']);
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'cohort:read' },
+        schema: { tags: TAGS, summary: 'List cohorts (not deleted), newest first', params: ProjectParams, querystring: CohortListQuery, response: { 200: CohortListResponse } },
+      },
+      async (request) => {
+        const page = pageOf(request.query);
+        const { count, rows } = await listCohorts(pool, request.project.id, {
+          ...page,
+          search: request.query.search,
+          hideBehavioral: request.query.hide_behavioral_cohorts,
+        });
+        return paginated(request, page, count, rows.map(presentCohort));
+      },
+    );
+
+    app.post(
+      '/',
+      {
+        config: { scope: 'cohort:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Create a cohort: dynamic (filters) or static (is_static, with _create_static_person_ids or filters to snapshot)',
+          params: ProjectParams,
+          body: CohortWriteBody,
+          response: { 201: CohortResponse },
+        },
+      },
+      async (request, reply) => {
+        const cohort = await createCohort(cohortDeps, request.project.id, toUserSummary(request.principal.user), request.body);
+        return reply.code(201).send(presentCohort(cohort));
+      },
+    );
+
+    app.get(
+      '/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags: TAGS, summary: 'Activity of every cohort in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: COHORT_ACTIVITY_SCOPE }),
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'cohort:read' },
+        schema: { tags: TAGS, summary: 'Retrieve a cohort (deleted ones too)', params: CohortParams, response: { 200: CohortResponse } },
+      },
+      async (request) => {
+        const cohort = await findCohort(pool, request.project.id, parseCohortId(request.params.id));
+        if (!cohort) throw notFound();
+        return presentCohort(cohort);
+      },
+    );
+
+    app.patch(
+      '/:id',
+      {
+        config: { scope: 'cohort:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Update a cohort; `deleted: true` soft-deletes, `deleted: false` restores',
+          params: CohortParams,
+          body: CohortWriteBody,
+          response: { 200: CohortResponse },
+        },
+      },
+      async (request) => {
+        const cohort = await updateCohortById(
+          cohortDeps,
+          request.project.id,
+          parseCohortId(request.params.id),
+          toUserSummary(request.principal.user),
+          request.body,
+        );
+        return presentCohort(cohort);
+      },
+    );
+
+    app.get(
+      '/:id/persons',
+      {
+        config: { scope: 'cohort:read' },
+        schema: {
+          tags: TAGS,
+          summary: "The cohort's persons: a static cohort's members, or the persons a dynamic cohort matches now",
+          params: CohortParams,
+          querystring: CohortPersonsQuery,
+          response: { 200: CohortPersonsResponse },
+        },
+      },
+      async (request) => {
+        const cohort = await findCohort(pool, request.project.id, parseCohortId(request.params.id));
+        if (!cohort) throw notFound();
+        const page = pageOf(request.query);
+        const { rows, hasMore } = await cohortMembers(pool, request.project.id, cohort, page);
+        // No total is counted: the links only need to know whether another page follows.
+        const links = pageLinks(request, page, hasMore ? page.offset + page.limit + 1 : page.offset + rows.length);
+        return { results: rows.map(presentMember), ...links };
+      },
+    );
+
+    app.patch(
+      '/:id/add_persons_to_static_cohort',
+      {
+        config: { scope: 'cohort:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Add persons (person UUIDs in person_ids, or distinct_ids) to a static cohort',
+          params: CohortParams,
+          body: AddPersonsBody,
+          response: { 200: SuccessResponse },
+        },
+      },
+      async (request) => {
+        await addPersons(cohortDeps, request.project.id, parseCohortId(request.params.id), toUserSummary(request.principal.user), request.body);
+        return { success: true };
+      },
+    );
+
+    app.patch(
+      '/:id/remove_person_from_static_cohort',
+      {
+        config: { scope: 'cohort:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Remove a person (person_id UUID, or distinct_id) from a static cohort',
+          params: CohortParams,
+          body: RemovePersonBody,
+          response: { 200: SuccessResponse },
+        },
+      },
+      async (request) => {
+        await removePerson(cohortDeps, request.project.id, parseCohortId(request.params.id), toUserSummary(request.principal.user), request.body);
+        return { success: true };
+      },
+    );
+
+    app.get(
+      '/:id/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags: TAGS, summary: 'Activity of one cohort', params: CohortParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => {
+        const id = parseCohortId(request.params.id);
+        if (!(await findCohort(pool, request.project.id, id))) throw notFound();
+        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: COHORT_ACTIVITY_SCOPE, itemId: String(id) });
+      },
+    );
+  };
+}

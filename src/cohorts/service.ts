@@ -1,0 +1,257 @@
+/**
+ * Cohort writes. Each change is one transaction that also writes the activity entry and the
+ * `cohort` change notice (the SDK definitions cache listens); definition changes in a project are
+ * serialised so that two writes cannot close a loop between them.
+ */
+import type { Queryable } from '../db/pool.ts';
+import { withTransaction } from '../db/transaction.ts';
+import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
+import { ApiError, notFound, validationError } from '../platform/errors.ts';
+import type { UserSummary } from '../platform/users/user-summary.ts';
+import { recordCohortActivity } from './activity.ts';
+import { calculateCount, fillStaticCohort, type CalculationDeps, type FillSource } from './calculation.ts';
+import { reachableCohorts } from './definitions.ts';
+import { hasBehavioralFilters, hasCriteria, parseCohortFilters } from './filters.ts';
+import { cohortMatcher } from './population.ts';
+import { checkDeletable, checkFlagUse, checkReferences } from './references.ts';
+import type { AddPersonsBody, CohortWriteBody, RemovePersonBody } from './schemas.ts';
+import {
+  addMembers,
+  clearCount,
+  findCohort,
+  findPersonId,
+  insertCohort,
+  liveCohorts,
+  lockProjectCohorts,
+  refreshStaticCount,
+  removeMember,
+  updateCohort,
+  type CohortNode,
+  type CohortRecord,
+} from './store.ts';
+
+export type CohortDeps = CalculationDeps;
+
+export const MAX_PERSONS_PER_ADD = 10_000;
+
+/** Runs `work` in a transaction with the project's cohort lock; then starts what it deferred. */
+async function inCohortTransaction<T>(
+  deps: CohortDeps,
+  projectId: number,
+  work: (db: Queryable, defer: (start: (() => void) | null) => void) => Promise<T>,
+): Promise<T> {
+  const deferred: Array<() => void> = [];
+  const result = await withTransaction(deps.pool, async (client) => {
+    await lockProjectCohorts(client, projectId);
+    return work(client, (start) => {
+      if (start) deferred.push(start);
+    });
+  });
+  for (const start of deferred) start();
+  return result;
+}
+
+function checkUnsupported(body: CohortWriteBody): void {
+  if (body.groups !== undefined && body.groups !== null && !(Array.isArray(body.groups) && body.groups.length === 0)) {
+    throw validationError('Legacy cohort groups are not supported; send the criteria as filters.', 'groups');
+  }
+  if (body.query !== undefined && body.query !== null) {
+    throw validationError('Cohorts defined by a query are not supported; send the criteria as filters.', 'query');
+  }
+}
+
+/** The filters to store: validated when sent; a static cohort may have none, a dynamic one must. */
+function filtersFor(raw: unknown, isStatic: boolean): Record<string, unknown> {
+  if (raw === undefined || raw === null) {
+    if (isStatic) return {};
+    throw validationError("Must contain a 'properties' key with type and values", 'filters');
+  }
+  return parseCohortFilters(raw) as unknown as Record<string, unknown>;
+}
+
+/** Whether the cohort, through the cohorts it references, filters on events (it cannot be computed here). */
+function filtersOnEvents(nodes: CohortNode[], self: CohortNode): boolean {
+  const byId = new Map(nodes.map((node) => [node.id, node]));
+  byId.set(self.id, { ...self, is_static: false });
+  return reachableCohorts([self.id], byId).some((node) => !node.is_static && hasBehavioralFilters(node.filters));
+}
+
+/** Counts a dynamic cohort, unless it filters on events (then its count stays null). */
+async function recount(deps: CohortDeps, db: Queryable, projectId: number, nodes: CohortNode[], self: CohortNode) {
+  if (filtersOnEvents(nodes, self)) {
+    await clearCount(db, self.id);
+    return null;
+  }
+  return calculateCount(deps, db, projectId, self.id);
+}
+
+async function reread(db: Queryable, projectId: number, id: number): Promise<CohortRecord> {
+  const cohort = await findCohort(db, projectId, id);
+  if (!cohort) throw new Error(`cohort ${id} vanished inside its own transaction`);
+  return cohort;
+}
+
+export async function createCohort(deps: CohortDeps, projectId: number, actor: UserSummary, body: CohortWriteBody): Promise<CohortRecord> {
+  checkUnsupported(body);
+  const isStatic = body.is_static ?? false;
+  const filters = filtersFor(body.filters, isStatic);
+  const personIds = body._create_static_person_ids;
+  if (personIds !== undefined && !isStatic) {
+    throw validationError('Only static cohorts are made of a list of persons.', '_create_static_person_ids');
+  }
+  return inCohortTransaction(deps, projectId, async (db, defer) => {
+    const nodes = await liveCohorts(db, projectId);
+    checkReferences(nodes, null, filters, isStatic);
+    const id = await insertCohort(db, projectId, actor.id, {
+      name: body.name ?? '',
+      description: body.description ?? '',
+      filters,
+      isStatic,
+      isCalculating: false,
+    });
+    const self: CohortNode = { id, name: body.name ?? '', is_static: isStatic, filters };
+    if (!isStatic) {
+      defer(await recount(deps, db, projectId, nodes, self));
+    } else {
+      if (personIds && personIds.length > 0) await addMembers(db, projectId, id, { uuids: personIds, distinctIds: [] });
+      if (hasCriteria(filters)) {
+        if (filtersOnEvents(nodes, self)) {
+          throw validationError('A static cohort cannot be built from filters on events here.', 'filters');
+        }
+        defer(await fillStaticCohort(deps, db, projectId, id, snapshotSource(id, filters)));
+      }
+      await refreshStaticCount(db, id, false);
+    }
+    const after = await reread(db, projectId, id);
+    await recordCohortActivity(db, { before: null, after, userId: actor.id });
+    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    return after;
+  });
+}
+
+/** The persons matching `filters` now: the members of a static cohort built from criteria. */
+function snapshotSource(cohortId: number, filters: Record<string, unknown>): FillSource {
+  // The criteria are evaluated as a dynamic cohort under an id no real cohort has.
+  const probeId = -cohortId;
+  const probe: CohortDefinition = { id: probeId, isStatic: false, filters: (filters as { properties: PropertyGroup }).properties };
+  return { matcher: cohortMatcher(probeId), needsDistinctId: false, label: `static cohort ${cohortId}`, extraCohorts: [probe] };
+}
+
+/** Creates a static cohort filled from `source` (a flag, for now): PostHog's static cohort from a flag. */
+export async function createStaticCohortFrom(
+  deps: CohortDeps,
+  projectId: number,
+  actor: UserSummary,
+  values: { name: string; description?: string },
+  source: (cohortId: number) => FillSource,
+): Promise<CohortRecord> {
+  return inCohortTransaction(deps, projectId, async (db, defer) => {
+    const id = await insertCohort(db, projectId, actor.id, {
+      name: values.name,
+      description: values.description ?? '',
+      filters: {},
+      isStatic: true,
+      isCalculating: false,
+    });
+    defer(await fillStaticCohort(deps, db, projectId, id, source(id)));
+    await refreshStaticCount(db, id, false);
+    const after = await reread(db, projectId, id);
+    await recordCohortActivity(db, { before: null, after, userId: actor.id });
+    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    return after;
+  });
+}
+
+export async function updateCohortById(
+  deps: CohortDeps,
+  projectId: number,
+  id: number,
+  actor: UserSummary,
+  body: CohortWriteBody,
+): Promise<CohortRecord> {
+  checkUnsupported(body);
+  return inCohortTransaction(deps, projectId, async (db, defer) => {
+    const before = await findCohort(db, projectId, id, true);
+    if (!before) throw notFound();
+    if (body.is_static !== undefined && body.is_static !== before.is_static) {
+      throw validationError('is_static cannot be changed once the cohort exists; create a new cohort instead.', 'is_static');
+    }
+    if (body._create_static_person_ids !== undefined) {
+      throw validationError('Add persons with add_persons_to_static_cohort.', '_create_static_person_ids');
+    }
+    const filtersSent = body.filters !== undefined;
+    const filters = filtersSent ? filtersFor(body.filters, before.is_static) : before.filters;
+    const filtersChanged = filtersSent && JSON.stringify(filters) !== JSON.stringify(before.filters);
+    if (before.is_static && filtersChanged && (hasCriteria(before.filters) || hasCriteria(filters))) {
+      throw validationError(
+        'Editing the criteria of a static cohort is not supported yet. Create a new static cohort instead.',
+        'filters',
+      );
+    }
+    const next = {
+      name: body.name === undefined ? before.name : (body.name ?? ''),
+      description: body.description === undefined ? before.description : (body.description ?? ''),
+      filters,
+      deleted: body.deleted ?? before.deleted,
+    };
+    const nodes = (await liveCohorts(db, projectId)).filter((node) => node.id !== id);
+    const self: CohortNode = { id, name: next.name, is_static: before.is_static, filters };
+    const restoring = before.deleted && !next.deleted;
+    if (filtersChanged || restoring) checkReferences(nodes, id, filters, before.is_static);
+    if (!next.deleted && (filtersChanged || restoring)) await checkFlagUse(db, projectId, nodes, self);
+    if (next.deleted && !before.deleted) await checkDeletable(db, projectId, nodes, id);
+
+    await updateCohort(db, id, next);
+    if (!before.is_static && !next.deleted && (filtersChanged || restoring)) defer(await recount(deps, db, projectId, nodes, self));
+    const after = await reread(db, projectId, id);
+    await recordCohortActivity(db, { before, after, userId: actor.id });
+    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    return after;
+  });
+}
+
+function staticOnly(cohort: CohortRecord, verb: 'add' | 'remove'): void {
+  if (!cohort.is_static) {
+    throw validationError(verb === 'add' ? 'Can only add users to static cohorts' : 'Can only remove users from static cohorts');
+  }
+}
+
+/** PostHog's `add_persons_to_static_cohort` (person UUIDs), plus distinct ids. */
+export async function addPersons(deps: CohortDeps, projectId: number, id: number, actor: UserSummary, body: AddPersonsBody): Promise<void> {
+  if (body.person_ids === undefined && body.distinct_ids === undefined) {
+    throw validationError('person_ids must be a list', 'person_ids');
+  }
+  const uuids = body.person_ids ?? [];
+  const distinctIds = body.distinct_ids ?? [];
+  await inCohortTransaction(deps, projectId, async (db) => {
+    const cohort = await findCohort(db, projectId, id, true);
+    if (!cohort || cohort.deleted) throw notFound();
+    staticOnly(cohort, 'add');
+    if (uuids.length + distinctIds.length === 0) throw validationError('person_ids cannot be empty', 'person_ids');
+    if (uuids.length + distinctIds.length > MAX_PERSONS_PER_ADD) throw validationError('List size exceeds limit', 'person_ids');
+    const found = await addMembers(db, projectId, id, { uuids, distinctIds });
+    if (found === 0) throw validationError('No valid users to add to cohort', 'person_ids');
+    await refreshStaticCount(db, id, true);
+    await recordCohortActivity(db, { before: null, after: cohort, userId: actor.id, activity: 'persons_added_manually' });
+    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+  });
+}
+
+/** PostHog's `remove_person_from_static_cohort` (a person UUID), or a distinct id. Idempotent. */
+export async function removePerson(deps: CohortDeps, projectId: number, id: number, actor: UserSummary, body: RemovePersonBody): Promise<void> {
+  await inCohortTransaction(deps, projectId, async (db) => {
+    const cohort = await findCohort(db, projectId, id, true);
+    if (!cohort || cohort.deleted) throw notFound();
+    staticOnly(cohort, 'remove');
+    if (!body.person_id && !body.distinct_id) throw validationError('person_id is required', 'person_id');
+    const personId = await findPersonId(db, projectId, body.person_id ? { uuid: body.person_id } : { distinctId: body.distinct_id });
+    if (personId === null) {
+      throw new ApiError(404, 'invalid_request', 'not_found', "Person with this UUID does not exist in the cohort's team");
+    }
+    await removeMember(db, id, personId);
+    await refreshStaticCount(db, id, true);
+    await recordCohortActivity(db, { before: null, after: cohort, userId: actor.id, activity: 'person_removed_manually' });
+    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+  });
+}
+

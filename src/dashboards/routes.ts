@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../app.ts';
+import { notFound } from '../platform/errors.ts';
+import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../platform/http/pagination.ts';
+import { presentDashboard, presentDashboardBasic } from './present.ts';
+import { DashboardListQuery, DashboardListResponse, DashboardParams, DashboardResponse, ProjectParams } from './schemas.ts';
+import { findDashboard, listDashboards } from './store.ts';
+
+const TAGS = ['dashboards'];
+const INT32_MAX = 2147483647;
+
+function parseDashboardId(raw: string): number {
+  if (!/^\d{1,10}$/.test(raw) || Number(raw) > INT32_MAX) throw notFound();
+  return Number(raw);
+}
+
+/** Read-only dashboards: `/api/projects/:project_id/dashboards` (flags' usage dashboards live here). */
+export function dashboardRoutes(deps: AppDeps) {
+  const { pool } = deps;
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/', ['GET']);
+    refuseOtherMethods(root, '/:id', ['GET']);
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'dashboard:read' },
+        schema: { tags: TAGS, summary: 'List dashboards (not deleted)', params: ProjectParams, querystring: DashboardListQuery, response: { 200: DashboardListResponse } },
+      },
+      async (request) => {
+        const page = pageOf(request.query);
+        const { count, rows } = await listDashboards(pool, request.project.id, page.limit, page.offset);
+        return paginated(request, page, count, rows.map(presentDashboardBasic));
+      },
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'dashboard:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'Retrieve a dashboard with its insights, their results computed from the events now',
+          params: DashboardParams,
+          response: { 200: DashboardResponse },
+        },
+      },
+      async (request) => {
+        const dashboard = await findDashboard(pool, request.project.id, parseDashboardId(request.params.id));
+        if (!dashboard) throw notFound();
+        return presentDashboard(pool, dashboard);
+      },
+    );
+  };
+}

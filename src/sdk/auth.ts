@@ -1,0 +1,131 @@
+/**
+ * Who may call the SDK endpoints (CONTRACT §2, §4; reference §5.10):
+ *
+ * - `/flags`, `/decide`, OFREP: the project token (`phc_…`); none → 401 `not_authenticated`,
+ *   unknown → 401 `authentication_failed`.
+ * - Flag definitions (`/flags/definitions`, `/api/feature_flag/local_evaluation`, the project's
+ *   `local_evaluation`): `Authorization: Bearer` with either
+ *   - a personal API key (`phx_…`) with `feature_flag:read`; the project is the path's, else the
+ *     one of `?token=<phc_…>`, else the key's current project (`@current`); the key must reach it;
+ *   - the project's secret token (`phs_…`, stored as a hash, compared in constant time); it names
+ *     its project; a `?token` or path project of another project is a 403.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Pool } from '../db/pool.ts';
+import type { ProjectTokens } from '../events/ingestion/tokens.ts';
+import type { Authenticator } from '../platform/auth/authenticator.ts';
+import { bearerToken } from '../platform/auth/authenticator.ts';
+import { currentProjectId } from '../platform/auth/hook.ts';
+import { hashesEqual, hashSecret } from '../platform/auth/keys.ts';
+import { principalCanReach } from '../platform/auth/principal.ts';
+import { scopesGrant } from '../platform/auth/scopes.ts';
+import type { ChangeBus } from '../platform/changes/bus.ts';
+import { ApiError, authenticationFailed, notAuthenticated, notFound, permissionDenied } from '../platform/errors.ts';
+import { findProjectBySecretHash } from './store.ts';
+
+export const SECRET_TOKEN_PREFIX = 'phs_';
+const INT32_MAX = 2147483647;
+const TTL_MS = 5_000;
+const MAX_ENTRIES = 10_000;
+const MAX_TOKEN_LENGTH = 200;
+
+export const projectTokenMissing = () =>
+  new ApiError(
+    401,
+    'authentication_error',
+    'not_authenticated',
+    'API key is missing: send the project token (phc_…) as "token" or "api_key" in the body, or as the "token" query parameter.',
+  );
+
+export const projectTokenUnknown = () =>
+  new ApiError(401, 'authentication_error', 'authentication_failed', 'Project API key invalid: no project has this token.');
+
+function firstText(value: unknown): string | null {
+  const first = Array.isArray(value) ? value[0] : value;
+  return typeof first === 'string' && first !== '' ? first : null;
+}
+
+export class SdkAuth {
+  private readonly secrets = new Map<string, { projectId: number | null; expiresAt: number }>();
+
+  constructor(
+    private readonly pool: Pool,
+    private readonly authenticator: Authenticator,
+    readonly tokens: ProjectTokens,
+    bus: ChangeBus,
+  ) {
+    bus.subscribe((change) => {
+      if (change.kind === 'project' || change.kind === 'auth') this.secrets.clear();
+    });
+    bus.onResync(() => this.secrets.clear());
+  }
+
+  /** The project of a public project token. */
+  async projectOfToken(token: string | null): Promise<number> {
+    if (token === null) throw projectTokenMissing();
+    const projectId = await this.tokens.projectId(token);
+    if (projectId === null) throw projectTokenUnknown();
+    return projectId;
+  }
+
+  /**
+   * The project whose definitions the request may read. `pathProject` is the `{project_id}` of the
+   * project-scoped route (absent on `/flags/definitions` and `/api/feature_flag/local_evaluation`).
+   */
+  async definitionsProject(request: FastifyRequest, pathProject?: string): Promise<number> {
+    const header = request.headers.authorization;
+    const bearer = bearerToken(header);
+    const queryToken = firstText((request.query as Record<string, unknown> | undefined)?.token);
+    if (bearer?.startsWith(SECRET_TOKEN_PREFIX)) {
+      const projectId = await this.secretProject(bearer);
+      if (projectId === null) throw authenticationFailed('Project secret API key invalid.');
+      if (pathProject !== undefined && pathProject !== '@current' && pathProject !== String(projectId)) {
+        throw permissionDenied("The secret API key does not belong to this project.");
+      }
+      if (queryToken !== null) {
+        const tokenProject = await this.tokens.projectId(queryToken);
+        if (tokenProject === null) throw projectTokenUnknown();
+        if (tokenProject !== projectId) throw permissionDenied('The project token and the secret API key belong to different projects.');
+      }
+      return projectId;
+    }
+
+    if (!header?.trim()) throw notAuthenticated();
+    const principal = await this.authenticator.authenticate(header);
+    if (!scopesGrant(principal.scopes, 'feature_flag:read')) throw permissionDenied("API key missing required scope 'feature_flag:read'");
+    let projectId: number | null;
+    if (pathProject !== undefined) {
+      projectId = pathProject === '@current' ? currentProjectId(principal) : parseProjectId(pathProject);
+      if (projectId === null) throw notFound();
+    } else if (queryToken !== null) {
+      projectId = await this.tokens.projectId(queryToken);
+      if (projectId === null) throw projectTokenUnknown();
+    } else {
+      projectId = currentProjectId(principal);
+      if (projectId === null) throw notFound();
+    }
+    const project = await this.authenticator.project(projectId);
+    if (!project) throw notFound();
+    if (!principalCanReach(principal, project)) throw permissionDenied("You don't have access to the project.");
+    return projectId;
+  }
+
+  private async secretProject(token: string): Promise<number | null> {
+    if (token.length > MAX_TOKEN_LENGTH) return null;
+    const hash = hashSecret(token);
+    const now = Date.now();
+    const hit = this.secrets.get(hash);
+    if (hit && hit.expiresAt > now) return hit.projectId;
+    const row = await findProjectBySecretHash(this.pool, hash);
+    const projectId = row && hashesEqual(row.secret_token_hash, hash) ? row.id : null;
+    if (this.secrets.size >= MAX_ENTRIES) this.secrets.clear();
+    this.secrets.set(hash, { projectId, expiresAt: now + TTL_MS });
+    return projectId;
+  }
+}
+
+function parseProjectId(raw: string): number | null {
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= INT32_MAX ? id : null;
+}

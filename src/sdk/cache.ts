@@ -1,0 +1,104 @@
+/**
+ * Per-project SDK views in memory (DESIGN: hot read paths never query per request).
+ *
+ * A view is built from two sources and rebuilt when either changes:
+ * - the project's flags, from the FlagCache (kept current by flag writes in this process and by
+ *   change notices from the others); a view remembers the flag set and its revision it was built
+ *   from, so any flag change (also `last_called_at`) is seen on the next request;
+ * - the project's cohorts and group types, loaded here in one query and dropped on `cohort`,
+ *   `group_types` and `project` notices — from every process, this one included (its own notices
+ *   arrive over LISTEN/NOTIFY once the writer committed; `ChangeBus.announce` is quicker still) —
+ *   and on a lost notice connection.
+ *
+ * The definitions bodies (JSON and ETag) are rendered once per view.
+ */
+import type { Pool } from '../db/pool.ts';
+import type { FlagCache, ProjectFlags } from '../flags/cache.ts';
+import type { ChangeBus } from '../platform/changes/bus.ts';
+import { definitionsOf } from '../cohorts/definitions.ts';
+import { ProjectView, type ProjectExtras } from './project-view.ts';
+import { loadProjectExtras } from './store.ts';
+
+interface CachedView {
+  view: ProjectView;
+  flags: ProjectFlags;
+  revision: number;
+  extras: ProjectExtras;
+}
+
+export class SdkCache {
+  private readonly extras = new Map<number, ProjectExtras>();
+  private readonly loads = new Map<number, Promise<ProjectExtras>>();
+  private readonly generations = new Map<number, number>();
+  private readonly views = new Map<number, CachedView>();
+
+  constructor(
+    private readonly pool: Pool,
+    bus: ChangeBus,
+    private readonly flagCache: FlagCache,
+  ) {
+    // Own notices too: cohorts written through this process's API reach this cache that way.
+    bus.subscribe(
+      (change) => {
+        if (change.kind === 'cohort' || change.kind === 'group_types' || change.kind === 'project') this.invalidate(change.projectId);
+      },
+      { ownToo: true },
+    );
+    bus.onResync(() => this.clear());
+  }
+
+  /** The project's current view (a project without flags gets an empty one). */
+  async view(projectId: number): Promise<ProjectView> {
+    const [flags, extras] = await Promise.all([this.flagCache.project(projectId), this.projectExtras(projectId)]);
+    const cached = this.views.get(projectId);
+    if (cached && cached.flags === flags && cached.revision === flags.revision && cached.extras === extras) return cached.view;
+    const view = new ProjectView(projectId, flags.all().map((rendered) => rendered.record), extras);
+    this.views.set(projectId, { view, flags, revision: flags.revision, extras });
+    return view;
+  }
+
+  /** Cohorts or group types of the project changed: read them again on the next request. */
+  invalidate(projectId: number): void {
+    this.bump(projectId);
+    this.extras.delete(projectId);
+    this.views.delete(projectId);
+  }
+
+  clear(): void {
+    for (const projectId of this.extras.keys()) this.bump(projectId);
+    this.extras.clear();
+    this.views.clear();
+  }
+
+  private bump(projectId: number): void {
+    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
+  }
+
+  private projectExtras(projectId: number): Promise<ProjectExtras> | ProjectExtras {
+    const cached = this.extras.get(projectId);
+    if (cached) return cached;
+    let load = this.loads.get(projectId);
+    if (!load) {
+      load = this.load(projectId).finally(() => this.loads.delete(projectId));
+      this.loads.set(projectId, load);
+    }
+    return load;
+  }
+
+  private async load(projectId: number): Promise<ProjectExtras> {
+    for (let attempt = 0; ; attempt++) {
+      const generation = this.generations.get(projectId) ?? 0;
+      const row = await loadProjectExtras(this.pool, projectId);
+      const extras: ProjectExtras = {
+        cohorts: definitionsOf(row.cohorts),
+        groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
+      };
+      if ((this.generations.get(projectId) ?? 0) === generation) {
+        this.extras.set(projectId, extras);
+        return extras;
+      }
+      // Changed while loading: what was read may be stale. Serve it this once if changes keep coming.
+      if (attempt === 2) return extras;
+    }
+  }
+}

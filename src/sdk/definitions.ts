@@ -1,0 +1,141 @@
+/**
+ * The flag definitions server SDKs evaluate locally (reference §5.10, sdk-contract §3.1a):
+ * `{flags, group_type_mapping, cohorts}`.
+ *
+ * - Flags: every live flag, inactive ones included, except remote-configuration flags; PostHog's
+ *   minimal shape. Flag-dependency properties name the dependency by KEY and carry its
+ *   `dependency_chain` (`[]` when it is missing or in a cycle), in condition sets and in cohorts.
+ * - Cohorts: with `send_cohorts`, every dynamic cohort the flags use, nested ones included; static
+ *   cohorts are never sent (the SDK then asks the server). Without it, `{}` and the flags as they
+ *   are (an SDK cannot evaluate their cohort conditions and asks the server); PostHog's expansion
+ *   of a single simple cohort into person properties is not done.
+ */
+import { createHash } from 'node:crypto';
+import { dependencyChains, type PropertyGroup } from '../evaluation/index.ts';
+import { FlagIndex } from '../evaluation/dependencies.ts';
+import { simpleRolloutPercentage } from '../flags/derive.ts';
+import type { FlagFilters, FlagGroup, FlagProperty } from '../flags/types.ts';
+import { cohortClosure, cohortIdOf } from './cohorts.ts';
+import type { LiveFlag, ProjectView } from './project-view.ts';
+
+export interface RenderedDefinitions {
+  json: string;
+  /** `W/"<hash of json>"`. */
+  etag: string;
+}
+
+export function weakEtag(json: string): string {
+  return `W/"${createHash('sha256').update(json).digest('hex').slice(0, 32)}"`;
+}
+
+/** `both` and `all` mean the same; SDKs are told `all`. */
+export function sdkRuntime(runtime: string): string {
+  return runtime === 'both' ? 'all' : runtime;
+}
+
+/** PostHog's minimal flag serializer (reference §1.3) plus what current SDKs read. */
+export function minimalFlag(live: LiveFlag, projectId: number, filters: FlagFilters = live.flag.filters): Record<string, unknown> {
+  const record = live.record;
+  return {
+    id: record.id,
+    team_id: projectId,
+    name: record.name,
+    key: record.key,
+    filters,
+    deleted: record.deleted,
+    active: record.active,
+    ensure_experience_continuity: record.ensure_experience_continuity ?? false,
+    has_encrypted_payloads: record.has_encrypted_payloads ?? false,
+    version: record.version,
+    evaluation_runtime: sdkRuntime(record.evaluation_runtime),
+    bucketing_identifier: record.bucketing_identifier ?? 'distinct_id',
+    evaluation_tags: record.evaluation_tags,
+    evaluation_contexts: record.evaluation_tags,
+    rollout_percentage: simpleRolloutPercentage(live.flag.filters),
+    has_experiment: false,
+  };
+}
+
+/** Rewrites `type: "flag"` properties from the stored flag id to the flag key with its chain. */
+class DependencyRewriter {
+  private readonly index: FlagIndex;
+  private readonly chains: Map<number, string[]>;
+
+  constructor(view: ProjectView) {
+    this.index = new FlagIndex(view.evaluationFlags);
+    this.chains = dependencyChains(view.evaluationFlags);
+  }
+
+  property(property: FlagProperty): FlagProperty {
+    if (!property || typeof property !== 'object' || property.type !== 'flag') return property;
+    const target = this.index.resolve(property.key);
+    if (!target) return { ...property, key: String(property.key), dependency_chain: [] };
+    return { ...property, key: target.key, dependency_chain: this.chains.get(target.id) ?? [] };
+  }
+
+  group(group: FlagGroup): FlagGroup {
+    if (!group || typeof group !== 'object' || !Array.isArray(group.properties)) return group;
+    if (!group.properties.some((property) => property?.type === 'flag')) return group;
+    return { ...group, properties: group.properties.map((property) => this.property(property)) };
+  }
+
+  filters(filters: FlagFilters): FlagFilters {
+    if (!Array.isArray(filters.groups)) return filters;
+    return { ...filters, groups: filters.groups.map((group) => this.group(group)) };
+  }
+
+  propertyGroup(group: PropertyGroup): PropertyGroup {
+    return {
+      ...group,
+      values: group.values.map((value) =>
+        value && typeof value === 'object' && Array.isArray((value as PropertyGroup).values)
+          ? this.propertyGroup(value as PropertyGroup)
+          : this.property(value as FlagProperty),
+      ),
+    };
+  }
+}
+
+function cohortsOf(flags: readonly LiveFlag[]): number[] {
+  const ids: number[] = [];
+  for (const { flag } of flags) {
+    for (const group of flag.filters.groups ?? []) {
+      for (const property of group?.properties ?? []) {
+        const id = property && typeof property === 'object' ? cohortIdOf(property) : null;
+        if (id !== null) ids.push(id);
+      }
+    }
+  }
+  return ids;
+}
+
+export function definitionsBody(view: ProjectView, sendCohorts: boolean): Record<string, unknown> {
+  const rewriter = new DependencyRewriter(view);
+  const served = view.flags.filter((live) => live.record.is_remote_configuration !== true).sort((a, b) => a.record.id - b.record.id);
+  const cohorts: Record<string, PropertyGroup> = {};
+  if (sendCohorts) {
+    const used = [...cohortClosure(cohortsOf(served), view.cohorts)].sort((a, b) => a - b);
+    for (const id of used) {
+      const cohort = view.cohorts.get(id);
+      if (cohort && !cohort.isStatic) cohorts[String(id)] = rewriter.propertyGroup(cohort.filters);
+    }
+  }
+  return {
+    flags: served.map((live) => minimalFlag(live, view.projectId, rewriter.filters(live.flag.filters))),
+    group_type_mapping: Object.fromEntries(Object.entries(view.groupTypeMapping).map(([index, name]) => [String(index), name])),
+    cohorts,
+  };
+}
+
+export function renderDefinitions(view: ProjectView, sendCohorts: boolean): RenderedDefinitions {
+  const json = JSON.stringify(definitionsBody(view, sendCohorts));
+  return { json, etag: weakEtag(json) };
+}
+
+/** Whether an `If-None-Match` header names this entity tag (weak comparison; `*` matches anything). */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//i, '');
+  const wanted = opaque(etag);
+  return header.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === wanted);
+}

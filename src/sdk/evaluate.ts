@@ -1,0 +1,72 @@
+/**
+ * Evaluating a project's flags for one person: which flags a request asks for, the context loader,
+ * then the one engine (`evaluateFlags`). Dependencies are evaluated from every live flag, whatever
+ * the selection.
+ */
+import type { Pool } from '../db/pool.ts';
+import { evaluateFlags, type FlagResult } from '../evaluation/index.ts';
+import { loadContext, type ContextLog, type SubjectInput } from './context.ts';
+import type { LiveFlag, ProjectView } from './project-view.ts';
+
+export type Runtime = 'server' | 'client';
+
+export interface Selection {
+  /** `flag_keys_to_evaluate`: only these keys. */
+  onlyKeys?: readonly string[] | null;
+  /** `evaluation_runtime` of the caller: flags for the other runtime are left out (`all`/`both` flags match any). */
+  runtime?: Runtime | null;
+  /** `evaluation_contexts`: a flag with evaluation tags is evaluated only when one of them is named. */
+  evaluationContexts?: readonly string[] | null;
+  /** `only_evaluate_survey_feature_flags`: only the flags surveys own (targeting flags). */
+  onlySurveyFlags?: boolean;
+}
+
+export interface Evaluated {
+  live: LiveFlag;
+  result: FlagResult;
+}
+
+export interface Evaluation {
+  flags: Evaluated[];
+  /** Some stored input could not be read: answers may differ from a full evaluation. */
+  errors: boolean;
+}
+
+export const SURVEY_TARGETING_PREFIX = 'survey-targeting-';
+
+function runtimeMatches(flagRuntime: string, runtime: Runtime | null | undefined): boolean {
+  if (!runtime) return true;
+  return flagRuntime === runtime || (flagRuntime !== 'server' && flagRuntime !== 'client');
+}
+
+export function selectFlags(view: ProjectView, selection: Selection): LiveFlag[] {
+  const only = selection.onlyKeys ? new Set(selection.onlyKeys) : null;
+  const contexts = selection.evaluationContexts && selection.evaluationContexts.length > 0 ? new Set(selection.evaluationContexts) : null;
+  return view.flags.filter(({ record }) => {
+    if (only && !only.has(record.key)) return false;
+    if (!runtimeMatches(record.evaluation_runtime, selection.runtime)) return false;
+    if (contexts && record.evaluation_tags.length > 0 && !record.evaluation_tags.some((tag) => contexts.has(tag))) return false;
+    if (selection.onlySurveyFlags && !record.owned_by_survey && !record.key.startsWith(SURVEY_TARGETING_PREFIX)) return false;
+    return true;
+  });
+}
+
+/** Evaluates the selected flags; no flag selected → no database work at all. */
+export async function evaluateFor(
+  pool: Pool,
+  view: ProjectView,
+  input: SubjectInput,
+  selection: Selection = {},
+  log?: ContextLog,
+): Promise<Evaluation> {
+  const selected = selectFlags(view, selection);
+  if (selected.length === 0) return { flags: [], errors: false };
+  const { ctx, errors } = await loadContext(pool, view, input, log);
+  const results = evaluateFlags(view.evaluationFlags, ctx, { onlyKeys: selected.map((live) => live.record.key) });
+  return { flags: selected.map((live) => ({ live, result: results.get(live.record.key)! })), errors };
+}
+
+/** PostHog's flag value: the variant, else whether it is enabled. */
+export function flagValue(result: FlagResult): boolean | string {
+  return result.enabled ? (result.variant ?? true) : false;
+}

@@ -1,0 +1,42 @@
+/**
+ * The public SDK area (DESIGN "sdk/"): flag evaluation (`/flags`, `/decide`), flag definitions for
+ * local evaluation, the evaluation_reasons / my_flags flag actions, OFREP, and the ingestion
+ * processors that keep flags' `last_called_at` and the SDK caches current. See docs/sdk.md.
+ *
+ * app.ts: `const sdk = createSdk(deps)`, then `ingestionRoutes(deps, sdk.processors)` and
+ * `app.register(sdk.routes)`.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { AppDeps } from '../app.ts';
+import type { EventProcessor } from '../events/pipeline.ts';
+import { ProjectTokens } from '../events/ingestion/tokens.ts';
+import { SdkAuth } from './auth.ts';
+import { SdkCache } from './cache.ts';
+import type { SdkDeps } from './deps.ts';
+import { groupTypesProcessor, lastCalledProcessor } from './processors.ts';
+import { definitionsRoutes } from './routes/definitions.ts';
+import { evaluationRoutes } from './routes/evaluation.ts';
+import { ofrepRoutes } from './routes/ofrep.ts';
+import { projectFlagRoutes } from './routes/project-flags.ts';
+
+export interface Sdk {
+  deps: SdkDeps;
+  processors: EventProcessor[];
+  routes: (app: FastifyInstance) => Promise<void>;
+}
+
+export function createSdk(app: AppDeps): Sdk {
+  const cache = new SdkCache(app.pool, app.bus, app.flagCache);
+  const auth = new SdkAuth(app.pool, app.authenticator, new ProjectTokens(app.pool, app.bus), app.bus);
+  const deps: SdkDeps = { pool: app.pool, cache, auth };
+  return {
+    deps,
+    processors: [lastCalledProcessor(app.bus, app.flagCache), groupTypesProcessor(app.bus)],
+    async routes(root: FastifyInstance) {
+      await root.register(evaluationRoutes(deps));
+      await root.register(definitionsRoutes(deps));
+      await root.register(projectFlagRoutes(deps));
+      await root.register(ofrepRoutes(deps));
+    },
+  };
+}

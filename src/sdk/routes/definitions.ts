@@ -1,0 +1,63 @@
+/**
+ * Flag definitions for local evaluation (reference §5.10, sdk-contract §3.1a):
+ * `GET /flags/definitions` (posthog-node ≥ 5.29.4), `GET /api/feature_flag/local_evaluation`
+ * (older SDKs) and the seed's `GET /api/projects/{project_id}/feature_flags/local_evaluation`.
+ *
+ * Served from the project's cached view: the JSON and its ETag are rendered once per change, so a
+ * poll costs no query. `If-None-Match` naming the current ETag → 304 with no body.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendJson } from '../../platform/http/send-json.ts';
+import { etagMatches } from '../definitions.ts';
+import type { SdkDeps } from '../deps.ts';
+import { queryFlag } from '../flags-request.ts';
+import { refuseOtherPublicMethods } from '../http.ts';
+import { DefinitionsQuery, DefinitionsResponse, ProjectParams } from '../schemas.ts';
+
+const TAGS = ['sdk'];
+export const PROJECT_LOCAL_EVALUATION = '/api/projects/:project_id/feature_flags/local_evaluation';
+export const DEFINITIONS_PATHS = ['/flags/definitions', '/api/feature_flag/local_evaluation'] as const;
+
+const DESCRIPTION =
+  '`Authorization: Bearer` with a personal API key (scope `feature_flag:read`; `?token=<phc_…>` picks the project, ' +
+  'else the path\'s or the key\'s current project) or the project\'s secret token (`phs_…`). Every live flag (inactive ' +
+  'ones too, remote-configuration flags left out), the group type mapping and, with `send_cohorts`, the cohorts used. ' +
+  '`ETag` + `If-None-Match` → 304. See docs/sdk.md.';
+
+export function definitionsRoutes(deps: SdkDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    const serve = async (request: FastifyRequest, reply: FastifyReply, pathProject?: string) => {
+      const projectId = await deps.auth.definitionsProject(request, pathProject);
+      const query = (request.query ?? {}) as Record<string, unknown>;
+      const sendCohorts = 'send_cohorts' in query && queryFlag(query.send_cohorts);
+      const rendered = (await deps.cache.view(projectId)).definitions(sendCohorts);
+      reply.header('etag', rendered.etag).header('cache-control', 'private, must-revalidate');
+      const ifNoneMatch = request.headers['if-none-match'];
+      if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, rendered.etag)) return reply.code(304).send();
+      return sendJson(reply, rendered.json);
+    };
+    const schema = (summary: string, withProject: boolean) => ({
+      tags: TAGS,
+      summary,
+      description: DESCRIPTION,
+      security: [{ PersonalAPIKeyAuth: ['feature_flag:read'] }],
+      'x-required-scope': 'feature_flag:read',
+      ...(withProject ? { params: ProjectParams } : {}),
+      querystring: DefinitionsQuery,
+      response: { 200: DefinitionsResponse },
+    });
+
+    for (const url of DEFINITIONS_PATHS) {
+      app.get(url, { config: { public: true }, schema: schema(`Flag definitions for local evaluation (${url})`, false) }, (request, reply) =>
+        serve(request, reply),
+      );
+      refuseOtherPublicMethods(app, url, ['GET']);
+    }
+    app.get(
+      PROJECT_LOCAL_EVALUATION,
+      { config: { public: true }, schema: schema("The project's flag definitions for local evaluation", true) },
+      (request, reply) => serve(request, reply, (request.params as { project_id: string }).project_id),
+    );
+    refuseOtherPublicMethods(app, PROJECT_LOCAL_EVALUATION, ['GET']);
+  };
+}

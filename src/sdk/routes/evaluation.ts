@@ -1,0 +1,64 @@
+/**
+ * `POST /flags/` and `POST /decide/`: every flag of the project evaluated for one person, for the
+ * SDKs (reference §7.1, sdk-contract §3.1b). Authenticated by the project token; bodies as
+ * ingestion reads them (JSON, gzip, base64, forms). See docs/sdk.md.
+ */
+import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../platform/http/send-json.ts';
+import type { SdkDeps } from '../deps.ts';
+import { evaluateFor, type Evaluation } from '../evaluate.ts';
+import { readFlagsQuery, readFlagsRequest, readToken } from '../flags-request.ts';
+import { acceptRawBodies, allowCors, BODY_LIMIT, readBody, refuseOtherPublicMethods } from '../http.ts';
+import { decideBody, flagsBody } from '../responses.ts';
+import { DecideQuery, FlagsBody, FlagsQuery, FlagsResponse } from '../schemas.ts';
+
+const TAGS = ['sdk'];
+const NO_FLAGS: Evaluation = { flags: [], errors: false };
+
+export function evaluationRoutes(deps: SdkDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    acceptRawBodies(app);
+    allowCors(app, ['/flags', '/decide'], 'POST, OPTIONS');
+
+    for (const kind of ['flags', 'decide'] as const) {
+      const url = `/${kind}`;
+      app.post(
+        url,
+        {
+          config: { public: true },
+          bodyLimit: BODY_LIMIT,
+          schema: {
+            tags: TAGS,
+            summary: kind === 'flags' ? 'Evaluate every flag for one person (SDKs)' : 'Evaluate flags, legacy versions (SDKs)',
+            description:
+              kind === 'flags'
+                ? 'Authenticated by the project token (`token`/`api_key` in the body or `?token=`). `?v=2`: the detail map ' +
+                  '`{flags: {key: {key, enabled, variant, reason, metadata}}}`; no `v` or `v=1`: `{featureFlags, featureFlagPayloads}`. ' +
+                  '`config=true` adds the config keys. See docs/sdk.md.'
+                : '`v=4`: the detail map; `v=3`: every flag and payloads; `v=2`: enabled flags; `v=1`/none: the list of enabled keys. ' +
+                  'Always with the config keys. See docs/sdk.md.',
+            security: [{}],
+            consumes: ['application/json', 'text/plain', 'application/x-www-form-urlencoded'],
+            querystring: kind === 'flags' ? FlagsQuery : DecideQuery,
+            body: FlagsBody,
+            response: { 200: FlagsResponse },
+          },
+        },
+        async (request, reply) => {
+          const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+          const query = readFlagsQuery(rawQuery);
+          const payload = await readBody(request);
+          const projectId = await deps.auth.projectOfToken(readToken(payload, rawQuery));
+          const flagsRequest = readFlagsRequest(payload, query);
+          const view = await deps.cache.view(projectId);
+          const evaluation = flagsRequest.disableFlags
+            ? NO_FLAGS
+            : await evaluateFor(deps.pool, view, flagsRequest.input, flagsRequest.selection, request.log);
+          const body = kind === 'flags' ? flagsBody(evaluation, query.version, query.config) : decideBody(evaluation, query.version);
+          return sendJson(reply, JSON.stringify(body));
+        },
+      );
+      refuseOtherPublicMethods(app, url, ['POST']);
+    }
+  };
+}

@@ -1,0 +1,92 @@
+/**
+ * Flag actions that evaluate with the stored person (reference §5.9, §5.11; CONTRACT §2 scopes):
+ * `GET /api/projects/{project_id}/feature_flags/evaluation_reasons?distinct_id=&groups=` and
+ * `GET …/feature_flags/my_flags?groups=` (the key owner's distinct id). Both use the context
+ * loader of `/flags` with nothing sent but the groups.
+ */
+import type { FastifyInstance } from 'fastify';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { sendJson } from '../../platform/http/send-json.ts';
+import { requiredField, validationError } from '../../platform/errors.ts';
+import { minimalFlag } from '../definitions.ts';
+import type { SdkDeps } from '../deps.ts';
+import { evaluateFor, flagValue } from '../evaluate.ts';
+import { readGroups } from '../flags-request.ts';
+import { EvaluationReasonsQuery, MyFlagsQuery, ProjectParams } from '../schemas.ts';
+
+const TAGS = ['feature_flags'];
+export const EVALUATION_REASONS = '/api/projects/:project_id/feature_flags/evaluation_reasons';
+export const MY_FLAGS = '/api/projects/:project_id/feature_flags/my_flags';
+
+/** `groups` of the query string: a JSON object of group type → key. */
+function groupsParam(raw: unknown): Record<string, string> {
+  if (raw === undefined || raw === null || raw === '') return {};
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(raw));
+  } catch {
+    throw validationError('groups must be a JSON object, e.g. {"company": "acme"}.', 'groups', 'invalid_input');
+  }
+  return readGroups(parsed);
+}
+
+export function projectFlagRoutes(deps: SdkDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
+    app.get(
+      EVALUATION_REASONS,
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'How every flag evaluates for one person',
+          description:
+            'Answers `{key: {value, evaluation: {reason, condition_index}}}` for every live flag, evaluated with the stored ' +
+            'person and group properties; disabled flags have value false and reason `disabled`.',
+          params: ProjectParams,
+          querystring: EvaluationReasonsQuery,
+        },
+      },
+      async (request, reply) => {
+        const query = request.query as { distinct_id?: string; groups?: string };
+        const distinctId = typeof query.distinct_id === 'string' ? query.distinct_id : '';
+        if (distinctId === '') throw requiredField('distinct_id');
+        const groups = groupsParam(query.groups);
+        const view = await deps.cache.view(request.project.id);
+        const evaluation = await evaluateFor(deps.pool, view, { distinctId, groups }, {}, request.log);
+        const reasons: Record<string, unknown> = {};
+        for (const { live, result } of evaluation.flags) {
+          reasons[live.record.key] = live.record.active
+            ? { value: flagValue(result), evaluation: { reason: result.reason.code, condition_index: result.reason.condition_index } }
+            : { value: false, evaluation: { reason: 'disabled', condition_index: null } };
+        }
+        return sendJson(reply, JSON.stringify(reasons));
+      },
+    );
+    refuseOtherMethods(app, EVALUATION_REASONS, ['GET']);
+
+    app.get(
+      MY_FLAGS,
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: {
+          tags: TAGS,
+          summary: "Every flag's value for the key's owner",
+          description:
+            "Evaluates every live flag for the distinct id of the user the key belongs to (stored person properties): " +
+            '`[{feature_flag: <minimal flag>, value}]`, newest first.',
+          params: ProjectParams,
+          querystring: MyFlagsQuery,
+        },
+      },
+      async (request, reply) => {
+        const groups = groupsParam((request.query as { groups?: string }).groups);
+        const view = await deps.cache.view(request.project.id);
+        const distinctId = request.principal.user.distinct_id;
+        const evaluation = await evaluateFor(deps.pool, view, { distinctId, groups }, {}, request.log);
+        const items = evaluation.flags.map(({ live, result }) => ({ feature_flag: minimalFlag(live, view.projectId), value: flagValue(result) }));
+        return sendJson(reply, JSON.stringify(items));
+      },
+    );
+    refuseOtherMethods(app, MY_FLAGS, ['GET']);
+  };
+}

@@ -1,0 +1,95 @@
+/**
+ * Schemas of the SDK endpoints, for the OpenAPI document. The handlers read and validate the
+ * bodies themselves (they arrive gzip-, base64- or form-encoded too) and send pre-rendered JSON,
+ * so these never strip or reject anything.
+ */
+import { Type } from 'typebox';
+
+const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
+const QueryFlag = (description: string) => Type.Optional(Type.String({ description }));
+
+export const FlagsQuery = Type.Object(
+  {
+    v: Type.Optional(Type.String({ description: 'Response version: 2 (or more) for the detail map; none or 1 for the legacy shape.' })),
+    config: QueryFlag('Bare, `true` or `1`: add the config keys (see docs/sdk.md).'),
+    only_evaluate_survey_feature_flags: QueryFlag('Only the flags surveys own.'),
+    token: Type.Optional(Type.String({ description: 'The project token, when the body has none.' })),
+    compression: Type.Optional(Type.String({ description: 'posthog-js: gzip-js or base64 (also recognised from the bytes).' })),
+  },
+  { additionalProperties: true },
+);
+
+export const DecideQuery = Type.Object(
+  {
+    v: Type.Optional(Type.String({ description: '4: detail map; 3: every flag and payloads; 2: enabled flags; 1 or none: enabled keys.' })),
+    only_evaluate_survey_feature_flags: QueryFlag('Only the flags surveys own.'),
+    token: Type.Optional(Type.String()),
+    compression: Type.Optional(Type.String()),
+  },
+  { additionalProperties: true },
+);
+
+export const FlagsBody = Type.Object(
+  {
+    token: Type.Optional(Type.String({ description: 'The project token (phc_…); `api_key` also works.' })),
+    distinct_id: Type.String({ description: 'Required.' }),
+    groups: Type.Optional(FreeObject('Group type → group key.')),
+    person_properties: Type.Optional(FreeObject('Merged over the stored person properties (these win).')),
+    group_properties: Type.Optional(FreeObject('Group type → properties, merged over the stored ones.')),
+    $anon_distinct_id: Type.Optional(Type.String({ description: 'Experience continuity: its hash key is kept for flags that ask for it.' })),
+    $device_id: Type.Optional(Type.String({ description: 'Bucketing for flags with bucketing_identifier device_id.' })),
+    flag_keys_to_evaluate: Type.Optional(Type.Array(Type.String())),
+    evaluation_runtime: Type.Optional(Type.String({ description: 'server or client: flags of the other runtime are left out.' })),
+    evaluation_contexts: Type.Optional(Type.Array(Type.String(), { description: 'Flags with evaluation tags need one of these.' })),
+    disable_flags: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: true },
+);
+
+export const FlagsResponse = FreeObject(
+  '`{flags: {key: {key, enabled, variant, reason: {code, condition_index, description}, metadata: {id, version, description, payload}}}, ' +
+    'errorsWhileComputingFlags, requestId, evaluatedAt}` (v2), or `{featureFlags, featureFlagPayloads, errorsWhileComputingFlags, requestId}`.',
+);
+
+export const DefinitionsQuery = Type.Object(
+  {
+    token: Type.Optional(Type.String({ description: 'The project token (phc_…): picks the project for a personal API key.' })),
+    send_cohorts: Type.Optional(Type.String({ description: 'Bare or true: the cohorts the flags use, in `cohorts`.' })),
+  },
+  { additionalProperties: true },
+);
+
+export const DefinitionsResponse = Type.Object(
+  {
+    flags: Type.Array(FreeObject('PostHog\'s minimal flag: id, team_id, name, key, filters, deleted, active, ensure_experience_continuity, …')),
+    group_type_mapping: Type.Record(Type.String(), Type.String()),
+    cohorts: FreeObject('Cohort id → property group.'),
+  },
+  { additionalProperties: true },
+);
+
+export const ProjectParams = Type.Object({ project_id: Type.String() });
+
+export const EvaluationReasonsQuery = Type.Object(
+  {
+    distinct_id: Type.Optional(Type.String({ description: 'Required.' })),
+    groups: Type.Optional(Type.String({ description: 'A JSON object: group type → group key.' })),
+  },
+  { additionalProperties: true },
+);
+
+export const MyFlagsQuery = Type.Object(
+  { groups: Type.Optional(Type.String({ description: 'A JSON object: group type → group key.' })) },
+  { additionalProperties: true },
+);
+
+export const OfrepRequest = Type.Object(
+  {
+    context: Type.Optional(
+      FreeObject('`targetingKey` is the distinct id; `groups` and `groupProperties` are PostHog groups; every other attribute is a person property.'),
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const OfrepKeyParams = Type.Object({ key: Type.String() });
