@@ -2,6 +2,7 @@ import { withTransaction } from '../db/transaction.ts';
 import { requiredField } from '../platform/errors.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import { recordFlagActivity } from './activity.ts';
+import { usageInsights } from './actions/usage-dashboard.ts';
 import { checkDashboards } from './dashboards.ts';
 import { overridesFirst } from './derive.ts';
 import { isUniqueViolation, keyTaken } from './errors.ts';
@@ -30,7 +31,8 @@ export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: 
 
   try {
     const flag = await withTransaction(deps.pool, async (client) => {
-      const row = await insertFlag(client, projectId, actor.id, values, values.should_create_usage_dashboard);
+      const insights = values.should_create_usage_dashboard ? usageInsights(key) : null;
+      const row = await insertFlag(client, projectId, actor.id, values, insights);
       await linkDashboards(client, row.id, dashboards);
       const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
       await recordFlagActivity(client, null, record, actor.id);

@@ -88,23 +88,39 @@ const VALUE_COLUMNS = `key, name, filters, deleted, active, created_at, ensure_e
 export type FlagRow = Omit<FlagRecord, 'created_by' | 'last_modified_by' | 'analytics_dashboards'>;
 
 /** Inserts the flag and, when asked, its usage dashboard, in one statement. */
+/** A usage-dashboard insight to create with the flag. */
+export interface InsightDraftRow {
+  name: string;
+  kind: string;
+  query: unknown;
+}
+
+/**
+ * Inserts the flag and, when `usageInsights` is given, its usage dashboard holding those insights,
+ * in one statement.
+ */
 export async function insertFlag(
   db: Queryable,
   projectId: number,
   userId: number | null,
   values: FlagValues,
-  withUsageDashboard: boolean,
+  usageInsights: InsightDraftRow[] | null,
 ): Promise<FlagRow> {
-  const params = [...valueParams(values), projectId, userId, withUsageDashboard];
+  const params = [...valueParams(values), projectId, userId, usageInsights !== null, JSON.stringify(usageInsights ?? [])];
   const n = params.length;
-  const placeholders = params.slice(0, n - 1).map((_, i) => `$${i + 1}`);
+  const [project, user, withDashboard, insights] = [n - 3, n - 2, n - 1, n].map((i) => `$${i}`);
+  const placeholders = params.slice(0, n - 2).map((_, i) => `$${i + 1}`);
   const { rows } = await db.query<FlagRow>(
     `WITH dashboard AS (
        INSERT INTO dashboards (project_id, name, created_by_id)
-       SELECT $${n - 2}, 'Generated Dashboard: ' || $1 || ' Usage', $${n - 1} WHERE $${n}::boolean
-       RETURNING id)
+       SELECT ${project}, 'Generated Dashboard: ' || $1 || ' Usage', ${user} WHERE ${withDashboard}::boolean
+       RETURNING id),
+     usage_insights AS (
+       INSERT INTO insights (project_id, dashboard_id, name, kind, query)
+       SELECT ${project}, dashboard.id, i.name, i.kind, i.query
+         FROM dashboard, jsonb_to_recordset(${insights}::jsonb) AS i(name text, kind text, query jsonb))
      INSERT INTO feature_flags (${VALUE_COLUMNS}, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id)
-     VALUES (${placeholders.join(', ')}, $${n - 1}, 1, (SELECT id FROM dashboard))
+     VALUES (${placeholders.join(', ')}, ${user}, 1, (SELECT id FROM dashboard))
      RETURNING *`,
     params,
   );

@@ -43,6 +43,11 @@ describe('create', () => {
     assert.equal(flag._create_in_folder, null);
     assert.equal(flag.evaluation_runtime, 'all');
     assert.equal(typeof flag.usage_dashboard, 'number');
+    const insights = await t.db.pool.query('SELECT name FROM insights WHERE dashboard_id = $1 ORDER BY name', [flag.usage_dashboard]);
+    assert.deepEqual(
+      insights.rows.map((r) => r.name),
+      ['Feature Flag Called Total Volume', 'Feature Flag calls made by unique users per variant'],
+    );
     assert.deepEqual(flag.experiment_set, []);
     assert.equal(flag.can_edit, true);
     assert.equal(flag.user_access_level, 'manager');
