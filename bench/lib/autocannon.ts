@@ -24,7 +24,7 @@ export interface Measurement {
 
 export class LoadError extends Error {}
 
-function percentile(sorted: Float64Array, q: number): number {
+export function percentile(sorted: Float64Array, q: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[index];
@@ -32,14 +32,45 @@ function percentile(sorted: Float64Array, q: number): number {
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+/** Every latency of a run, kept with sub-millisecond precision. */
+export class LatencyRecorder {
+  private values = new Float64Array(1 << 16);
+  count = 0;
+
+  record(ms: number): void {
+    if (this.count === this.values.length) {
+      const grown = new Float64Array(this.values.length * 2);
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[this.count++] = ms;
+  }
+
+  summary(): Measurement['latencyMs'] {
+    const sorted = this.values.slice(0, this.count).sort();
+    let sum = 0;
+    for (const value of sorted) sum += value;
+    return {
+      mean: round(this.count ? sum / this.count : Number.NaN),
+      p50: round(percentile(sorted, 0.5)),
+      p90: round(percentile(sorted, 0.9)),
+      p99: round(percentile(sorted, 0.99)),
+      max: round(this.count ? sorted[this.count - 1] : Number.NaN),
+    };
+  }
+}
+
+/** Where the load goes: the server's address and the headers every request carries (authentication). */
+export type LoadTarget = Pick<Target, 'baseUrl' | 'headers'>;
+
 /** Runs one autocannon load of `plan` against `target` and fails loudly on any non-2xx or socket error. */
-export async function runLoad(target: Target, plan: OperationPlan, settings: LoadSettings, label: string): Promise<Measurement> {
+export async function runLoad(target: LoadTarget, plan: OperationPlan, settings: LoadSettings, label: string): Promise<Measurement> {
   const headers: Record<string, string> = { ...target.headers };
   if (plan.method !== 'GET') headers['content-type'] = 'application/json';
+  Object.assign(headers, plan.headers);
   let sampleError: Measurement['sampleError'] = null;
   let firstSocketError: string | null = null;
-  let latencies = new Float64Array(1 << 16);
-  let count = 0;
+  const latencies = new LatencyRecorder();
 
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
@@ -67,19 +98,10 @@ export async function runLoad(target: Target, plan: OperationPlan, settings: Loa
     instance.on('reqError', (error: unknown) => {
       firstSocketError ??= error instanceof Error ? `${(error as NodeJS.ErrnoException).code ?? ''} ${error.message}`.trim() : String(error);
     });
-    instance.on('response', (_client, _status, _bytes, responseTime) => {
-      if (count === latencies.length) {
-        const grown = new Float64Array(latencies.length * 2);
-        grown.set(latencies);
-        latencies = grown;
-      }
-      latencies[count++] = responseTime;
-    });
+    instance.on('response', (_client, _status, _bytes, responseTime) => latencies.record(responseTime));
   });
 
-  const sorted = latencies.slice(0, count).sort();
-  let sum = 0;
-  for (const value of sorted) sum += value;
+  const count = latencies.count;
   const statusCodes: Record<string, number> = {};
   for (const [code, stat] of Object.entries(result.statusCodeStats ?? {})) statusCodes[code] = stat.count ?? 0;
 
@@ -87,13 +109,7 @@ export async function runLoad(target: Target, plan: OperationPlan, settings: Loa
     requestsPerSecond: round(result.requests.mean),
     totalRequests: result.requests.total,
     bytesPerResponse: result.requests.total ? Math.round(result.throughput.total / result.requests.total) : 0,
-    latencyMs: {
-      mean: round(count ? sum / count : Number.NaN),
-      p50: round(percentile(sorted, 0.5)),
-      p90: round(percentile(sorted, 0.9)),
-      p99: round(percentile(sorted, 0.99)),
-      max: round(count ? sorted[count - 1] : Number.NaN),
-    },
+    latencyMs: latencies.summary(),
     non2xx: result.non2xx,
     errors: result.errors,
     timeouts: result.timeouts,

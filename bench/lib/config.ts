@@ -1,20 +1,37 @@
+import { SCENARIO_NAMES, type ScenarioName } from '../scenarios/scenario.ts';
+
 /** Benchmark settings, all from the environment so that CI and people can shorten a run. */
 export interface BenchConfig {
+  /** Which scenarios run (BENCH_SCENARIOS, comma-separated; all by default), in SCENARIO_NAMES order. */
+  scenarios: ScenarioName[];
   /** The machine's PostgreSQL, connected to an admin database; bench databases are created beside it. */
   adminDatabaseUrl: string;
-  /** Seconds of measurement per scenario and server. */
+  /** Seconds of measurement per operation and server (flags, definitions). */
   durationSeconds: number;
-  /** Seconds of unmeasured load before each measurement. */
+  /** Seconds of unmeasured load before each measurement (flags, definitions). */
   warmupSeconds: number;
+  /** autocannon connections (flags, definitions). */
   connections: number;
   /** Flags created on each server before list, retrieve and patch are measured. */
   seedFlags: number;
-  /** Run Bellwether only. */
+  /** Run Bellwether only (flags). */
   skipPeer: boolean;
   /** A measurement during which other processes used more than this share of the machine (%) is repeated. */
   maxForeignCpuPercent: number;
   /** Repeats of a disturbed measurement before it is kept and marked. */
   retries: number;
+  /** posthog-node clients capturing in the bench process (ingestion). */
+  ingestClients: number;
+  /** autocannon connections posting pre-built batches (ingestion). */
+  ingestConnections: number;
+  /** Seconds measured per ingestion variant. */
+  ingestDurationSeconds: number;
+  /** Seconds of unmeasured ingestion before each measurement. */
+  ingestWarmupSeconds: number;
+  /** Distinct ids the generated events spread over (ingestion). */
+  ingestDistinctIds: number;
+  /** Event definitions inserted before the definitions list is measured. */
+  seedDefinitions: number;
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -25,8 +42,32 @@ function positiveNumber(name: string, fallback: number): number {
   return value;
 }
 
+const ALIASES: Record<string, ScenarioName> = {
+  flags: 'flags',
+  'flags-crud': 'flags',
+  ingestion: 'ingestion',
+  ingest: 'ingestion',
+  events: 'ingestion',
+  definitions: 'definitions',
+  'event-definitions': 'definitions',
+};
+
+function scenarios(): ScenarioName[] {
+  const raw = (process.env.BENCH_SCENARIOS ?? '').trim();
+  if (raw === '' || raw === 'all') return [...SCENARIO_NAMES];
+  const chosen = new Set<ScenarioName>();
+  for (const part of raw.split(',').map((p) => p.trim().toLowerCase()).filter(Boolean)) {
+    const name = ALIASES[part];
+    if (!name) throw new Error(`BENCH_SCENARIOS: unknown scenario "${part}"; choose among ${SCENARIO_NAMES.join(', ')} (comma-separated)`);
+    chosen.add(name);
+  }
+  return SCENARIO_NAMES.filter((name) => chosen.has(name));
+}
+
 export function loadBenchConfig(): BenchConfig {
+  const ingestClients = Math.round(positiveNumber('BENCH_INGEST_CLIENTS', 6));
   return {
+    scenarios: scenarios(),
     adminDatabaseUrl: process.env.BENCH_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
     durationSeconds: positiveNumber('BENCH_DURATION', 10),
     warmupSeconds: positiveNumber('BENCH_WARMUP', 2),
@@ -35,5 +76,11 @@ export function loadBenchConfig(): BenchConfig {
     skipPeer: ['1', 'true', 'yes'].includes((process.env.BENCH_SKIP_PEER ?? '').toLowerCase()),
     maxForeignCpuPercent: positiveNumber('BENCH_MAX_FOREIGN_CPU', 10),
     retries: Math.round(process.env.BENCH_RETRIES === '0' ? 0 : positiveNumber('BENCH_RETRIES', 3)),
+    ingestClients,
+    ingestConnections: Math.round(positiveNumber('BENCH_INGEST_CONNECTIONS', ingestClients)),
+    ingestDurationSeconds: positiveNumber('BENCH_INGEST_DURATION', 20),
+    ingestWarmupSeconds: positiveNumber('BENCH_INGEST_WARMUP', 5),
+    ingestDistinctIds: Math.round(positiveNumber('BENCH_INGEST_DISTINCT_IDS', 3000)),
+    seedDefinitions: Math.round(positiveNumber('BENCH_SEED_DEFINITIONS', 10_000)),
   };
 }

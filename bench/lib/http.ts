@@ -9,12 +9,13 @@ export async function request(
   method: string,
   url: string,
   headers: Record<string, string>,
-  body?: string,
+  body?: string | Buffer,
 ): Promise<HttpResult> {
   const response = await fetch(url, {
     method,
     headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
-    body,
+    // A Buffer (a pre-built gzip body) goes as its bytes.
+    body: typeof body === 'string' || body === undefined ? body : new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength),
   });
   const text = await response.text();
   let parsed: unknown = null;

@@ -34,7 +34,7 @@ export function judgeAims(ours: Results, theirs: Results | null): Aim[] {
   ];
 }
 
-function table(rows: string[][]): string {
+export function table(rows: string[][]): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
   const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i])).join(' | ')} |`;
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');

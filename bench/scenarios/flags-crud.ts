@@ -1,7 +1,12 @@
-import { runLoad, type LoadSettings, type Measurement } from '../lib/autocannon.ts';
-import { waitForQuiet, watchCpu, type CpuShare } from '../lib/cpu-monitor.ts';
-import { request } from '../lib/http.ts';
-import type { Operation, OperationPlan, Target } from '../targets/target.ts';
+import type { BenchConfig } from '../lib/config.ts';
+import { runOperation, type MeasureSettings, type OperationResult } from '../lib/measure.ts';
+import { formatReport, judgeAims } from '../lib/report.ts';
+import { startUnleash } from '../peers/unleash.ts';
+import { startBellwether } from '../targets/bellwether.ts';
+import type { Operation, Target } from '../targets/target.ts';
+import type { Log, Scenario } from './scenario.ts';
+
+export type { OperationResult } from '../lib/measure.ts';
 
 /**
  * Reads first, over exactly the seeded flags; creates last, so that every list run pages over
@@ -9,65 +14,18 @@ import type { Operation, OperationPlan, Target } from '../targets/target.ts';
  */
 export const RUN_ORDER: Operation[] = ['list', 'retrieve', 'patch', 'create'];
 
-export interface ScenarioSettings extends LoadSettings {
-  warmupSeconds: number;
+export interface ScenarioSettings extends MeasureSettings {
   seedFlags: number;
-  /** A measurement during which other work used more of the machine than this (%) is repeated. */
-  maxForeignCpuPercent: number;
-  /** How many times a disturbed measurement is repeated before it is kept, marked. */
-  retries: number;
-}
-
-export interface OperationResult extends Measurement {
-  /** Who used the cores during the measurement; null off Linux. */
-  cpu: CpuShare | null;
-  attempts: number;
-  /** Other work used more than the allowed share even on the last attempt. */
-  disturbed: boolean;
 }
 
 export type CrudResults = Record<Operation, OperationResult>;
-
-/** One request outside the load: it must succeed and have the expected shape. */
-async function probe(target: Target, plan: OperationPlan, operation: Operation): Promise<void> {
-  const shape = plan.next();
-  const result = await request(plan.method, `${target.baseUrl}${shape.path}`, target.headers, shape.body);
-  if (result.status < 200 || result.status > 299) {
-    throw new Error(`${target.name} ${operation}: ${plan.method} ${shape.path} answered ${result.status}: ${result.text.slice(0, 500)}`);
-  }
-  const problem = plan.check?.(result.body) ?? null;
-  if (problem) throw new Error(`${target.name} ${operation}: ${problem}`);
-}
-
-async function measure(
-  target: Target,
-  plan: OperationPlan,
-  settings: ScenarioSettings,
-  label: string,
-  log: (line: string) => void,
-): Promise<OperationResult> {
-  for (let attempt = 1; ; attempt += 1) {
-    const endWatch = watchCpu(target);
-    const measurement = await runLoad(target, plan, settings, label);
-    const cpu = endWatch();
-    const disturbed = cpu !== null && cpu.foreignPercent > settings.maxForeignCpuPercent;
-    if (!disturbed || attempt > settings.retries) return { ...measurement, cpu, attempts: attempt, disturbed };
-    log(`${label}: other work used ${cpu.foreignPercent}% of the machine during the run; waiting for quiet, then again`);
-    await waitForQuiet(target, settings.maxForeignCpuPercent, 120_000);
-    await runLoad(target, plan, { connections: settings.connections, durationSeconds: settings.warmupSeconds }, `${label} (warm-up)`);
-  }
-}
 
 /**
  * Every server is up and seeded before the first measurement; then, operation by operation,
  * each server gets its warm-up and measurement in turn (who goes first alternates), so that a
  * slow drift of the machine's speed weighs on all of them alike.
  */
-export async function runFlagsCrud(
-  targets: Target[],
-  settings: ScenarioSettings,
-  log: (line: string) => void,
-): Promise<Map<Target, CrudResults>> {
+export async function runFlagsCrud(targets: Target[], settings: ScenarioSettings, log: Log): Promise<Map<Target, CrudResults>> {
   const results = new Map<Target, Partial<CrudResults>>(targets.map((target) => [target, {}]));
   for (const target of targets) {
     log(`${target.name}: seeding ${settings.seedFlags} flags`);
@@ -77,7 +35,7 @@ export async function runFlagsCrud(
     const turn = index % 2 === 0 ? targets : [...targets].reverse();
     for (const target of turn) {
       try {
-        results.get(target)![operation] = await runOperation(target, operation, settings, log);
+        results.get(target)![operation] = await runOperation(target, target.plan(operation), settings, operation, log);
       } catch (error) {
         const output = target.output();
         if (output) (error as Error).message += `\n  ${target.name}'s last output:\n${output}`;
@@ -88,21 +46,46 @@ export async function runFlagsCrud(
   return results as Map<Target, CrudResults>;
 }
 
-async function runOperation(
-  target: Target,
-  operation: Operation,
-  settings: ScenarioSettings,
-  log: (line: string) => void,
-): Promise<OperationResult> {
-  const plan = target.plan(operation);
-  await probe(target, plan, operation);
-  const label = `${target.name} ${operation}`;
-  await runLoad(target, plan, { connections: settings.connections, durationSeconds: settings.warmupSeconds }, `${label} (warm-up)`);
-  const result = await measure(target, plan, settings, label, log);
-  const cpu = result.cpu ? `; cores: ours ${result.cpu.oursPercent}%, other work ${result.cpu.foreignPercent}%` : '';
-  log(
-    `${label}: ${result.requestsPerSecond} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms ` +
-      `(${result.totalRequests} requests, ${result.bytesPerResponse} B each${cpu})${result.disturbed ? ' DISTURBED' : ''}`,
-  );
-  return result;
+async function started(start: () => Promise<Target>, log: Log): Promise<Target> {
+  const target = await start();
+  log(`${target.name} is up at ${target.baseUrl} (pid ${target.pid}, database ${target.databaseName})`);
+  return target;
 }
+
+/** The flag CRUD comparison: Bellwether beside Unleash (unless BENCH_SKIP_PEER). */
+export const flagsCrudScenario: Scenario = {
+  name: 'flags',
+  async run(config: BenchConfig, log: Log) {
+    log(
+      `flags: ${config.connections} connections, ${config.warmupSeconds} s warm-up + ${config.durationSeconds} s per operation, ` +
+        `${config.seedFlags} seeded flags${config.skipPeer ? ', Unleash skipped' : ''}`,
+    );
+    // Both servers stay up for the whole scenario; an idle one's own work shows as "other work".
+    const ours = await started(() => startBellwether(config.adminDatabaseUrl), log);
+    const peer = config.skipPeer ? null : await started(() => startUnleash(config.adminDatabaseUrl, log), log);
+    const measured = await runFlagsCrud(peer ? [ours, peer] : [ours], config, log);
+    for (const target of [ours, peer]) {
+      if (!target) continue;
+      await target.stop();
+      log(`${target.name} stopped, its database dropped`);
+    }
+    const bellwether = { notes: ours.notes, results: measured.get(ours)! };
+    const unleash = peer ? { notes: peer.notes, results: measured.get(peer)! } : null;
+    const aims = judgeAims(bellwether.results, unleash?.results ?? null);
+    return {
+      file: 'flags-crud',
+      suffix: config.skipPeer ? 'bellwether-only' : '',
+      settings: {
+        durationSeconds: config.durationSeconds,
+        warmupSeconds: config.warmupSeconds,
+        connections: config.connections,
+        seedFlags: config.seedFlags,
+        skipPeer: config.skipPeer,
+        maxForeignCpuPercent: config.maxForeignCpuPercent,
+        retries: config.retries,
+      },
+      report: formatReport(bellwether.results, unleash?.results ?? null, aims),
+      data: { targets: { bellwether, unleash }, aims },
+    };
+  },
+};

@@ -16,11 +16,16 @@ function listPage(body: unknown): { count: number; results: unknown[] } | null {
   return { count: typeof page.count === 'number' ? page.count : -1, results: page.results };
 }
 
+/** Bellwether with its database's address, for scenarios that seed or count with SQL. */
+export interface BellwetherTarget extends Target {
+  databaseUrl: string;
+}
+
 /**
  * Our service as it runs in production: its own process (`node --import tsx src/main.ts`),
  * an external PostgreSQL, logging at warn in plain JSON.
  */
-export async function startBellwether(adminDatabaseUrl: string): Promise<Target> {
+export async function startBellwether(adminDatabaseUrl: string): Promise<BellwetherTarget> {
   const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'bellwether');
   let service: ServiceProcess | null = null;
   const stop = async () => {
@@ -51,7 +56,8 @@ export async function startBellwether(adminDatabaseUrl: string): Promise<Target>
     });
     const headers = { authorization: `Bearer ${apiKey}` };
     await verifyAuthentication(baseUrl, headers);
-    return bellwetherTarget(baseUrl, headers, { pid: service.pid, databaseName: database.name, output: service.output }, stop);
+    const target = bellwetherTarget(baseUrl, headers, { pid: service.pid, databaseName: database.name, output: service.output }, stop);
+    return { ...target, databaseUrl: database.url };
   } catch (error) {
     await stop();
     throw error;

@@ -7,7 +7,8 @@ export type Method = 'GET' | 'POST' | 'PATCH';
 /** One HTTP request of a load run. */
 export interface RequestShape {
   path: string;
-  body?: string;
+  /** A Buffer is sent as is (pre-built gzip bodies). */
+  body?: string | Buffer;
 }
 
 /**
@@ -16,6 +17,8 @@ export interface RequestShape {
  */
 export interface OperationPlan {
   method: Method;
+  /** Sent with every request of the plan, over the target's (e.g. `content-encoding: gzip`). */
+  headers?: Record<string, string>;
   next(): RequestShape;
   /** Checks one answer before the load (shape, page size); returns a problem or null. */
   check?(body: unknown): string | null;
