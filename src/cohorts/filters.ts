@@ -14,6 +14,7 @@
  */
 import { validationError, type ApiError } from '../platform/errors.ts';
 import { parseRelativeOrAbsoluteDate } from '../flags/validation/dates.ts';
+import { regexCompiles } from '../flags/validation/values.ts';
 import { FLAG_OPERATORS, OPERATOR_ALIASES } from '../flags/validation/operators.ts';
 
 export type CohortPropertyType = 'person' | 'cohort' | 'behavioral' | 'event';
@@ -132,7 +133,7 @@ function parsePersonProperty(raw: Record<string, unknown>): CohortProperty {
       'invalid_date',
     );
   }
-  if (REGEX_OPERATORS.has(operator) && !compiles(String(value))) {
+  if (REGEX_OPERATORS.has(operator) && !regexCompiles(String(value))) {
     throw filtersError(`Invalid regular expression for operator ${operator}: ${show(value)}`, 'invalid_value');
   }
   return { ...raw, type: 'person', key, operator, value };
@@ -159,14 +160,6 @@ function parseBehavioralProperty(raw: Record<string, unknown>): CohortProperty {
   return { ...raw, type, key };
 }
 
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A cohort id as a JSON integer or a string of digits; null for anything else. */
 export function cohortIdOf(value: unknown): number | null {

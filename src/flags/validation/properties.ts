@@ -4,7 +4,7 @@ import { parseRelativeOrAbsoluteDate } from './dates.ts';
 import { filtersError } from './errors.ts';
 import type { FlagLookup } from './lookup.ts';
 import { COHORT_ONLY_OPERATORS, DATE_OPERATORS, REGEX_OPERATORS, STRING_VALUE_OPERATORS } from './operators.ts';
-import { displayValue } from './values.ts';
+import { displayValue, regexCompiles } from './values.ts';
 
 export const MAX_LIST_VALUES = 1000;
 
@@ -26,7 +26,7 @@ export async function checkProperty(property: FlagProperty, lookup: FlagLookup):
   if (STRING_VALUE_OPERATORS.has(operator) && typeof value !== 'string') {
     throw filtersError(`Invalid value for operator ${operator}: ${displayValue(value)}`, 'invalid_value');
   }
-  if (REGEX_OPERATORS.has(operator) && !compiles(String(value))) {
+  if (REGEX_OPERATORS.has(operator) && !regexCompiles(String(value))) {
     throw filtersError(`Invalid regular expression for operator ${operator}: ${displayValue(value)}`, 'invalid_value');
   }
   if (COHORT_ONLY_OPERATORS.has(operator) && type !== 'cohort') {
@@ -37,12 +37,3 @@ export async function checkProperty(property: FlagProperty, lookup: FlagLookup):
   }
 }
 
-/** The SDK (posthog-node) compiles the pattern as a plain JS RegExp; so do we. */
-function compiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}

@@ -6,21 +6,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Python's name for a JSON value's type, as DRF prints it (`got type "list"`). */
-export function pythonTypeName(value: unknown): string {
-  if (value === null || value === undefined) return 'NoneType';
-  if (Array.isArray(value)) return 'list';
-  switch (typeof value) {
-    case 'string':
-      return 'str';
-    case 'boolean':
-      return 'bool';
-    case 'number':
-      return Number.isInteger(value) ? 'int' : 'float';
-    default:
-      return 'dict';
-  }
-}
+export { pythonTypeName } from '../../platform/http/python-types.ts';
 
 /** A value inside an error message: strings as they are, anything else as JSON shows it (`5`, `true`, `[1,2]`). */
 export function displayValue(value: unknown): string {
@@ -40,4 +26,14 @@ export function pythonStr(value: unknown): string {
 /** A finite JSON number (booleans and numeric strings are not numbers). */
 export function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** Whether `pattern` compiles as a plain JS RegExp, as posthog-node compiles it. */
+export function regexCompiles(pattern: string): boolean {
+  try {
+    new RegExp(pattern);
+    return true;
+  } catch {
+    return false;
+  }
 }

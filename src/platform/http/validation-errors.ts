@@ -1,23 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { ApiError, validationError } from '../errors.ts';
-
-/** Python's names for JSON types, as DRF reports them ("got type \"str\""). */
-function pythonTypeName(value: unknown): string {
-  if (value === null) return 'NoneType';
-  if (Array.isArray(value)) return 'list';
-  switch (typeof value) {
-    case 'string':
-      return 'str';
-    case 'boolean':
-      return 'bool';
-    case 'number':
-      return Number.isInteger(value) ? 'int' : 'float';
-    case 'object':
-      return 'dict';
-    default:
-      return typeof value;
-  }
-}
+import { pythonTypeName } from './python-types.ts';
 
 function attrOf(error: ErrorObject): string | null {
   const segments = error.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
