@@ -1,7 +1,7 @@
 import type { AppDeps } from '../app.ts';
 import type { PoolClient } from '../db/pool.ts';
 import { withTransaction } from '../db/transaction.ts';
-import { DefinitionsSeen, recordDefinitions } from './definitions/ingest.ts';
+import { recordDefinitions, type DefinitionsSeen } from './definitions/ingest.ts';
 import { resolvePersons } from './persons/resolve.ts';
 import { findStoredUuids, insertEvents } from './store.ts';
 import type { IncomingEvent } from './types.ts';
@@ -30,16 +30,10 @@ export interface IngestResult {
 const RETRYABLE = new Set(['40001', '40P01', '23505']);
 const MAX_ATTEMPTS = 3;
 
-// One definitions cache per app (tests build several apps in one process).
-const definitionsSeen = new WeakMap<AppDeps, DefinitionsSeen>();
-
-function seenFor(deps: AppDeps): DefinitionsSeen {
-  let seen = definitionsSeen.get(deps);
-  if (!seen) {
-    seen = new DefinitionsSeen();
-    definitionsSeen.set(deps, seen);
-  }
-  return seen;
+/** What one ingestion endpoint keeps between requests: its definitions cache and its processors. */
+export interface IngestSetup {
+  definitionsSeen: DefinitionsSeen;
+  processors: readonly EventProcessor[];
 }
 
 /** The events whose uuid appears for the first time: in the batch (first wins) and in the store. */
@@ -55,7 +49,7 @@ async function ingestOnce(
   deps: AppDeps,
   projectId: number,
   events: IncomingEvent[],
-  processors: readonly EventProcessor[],
+  setup: IngestSetup,
 ): Promise<IngestResult & { committed: AfterCommit[] }> {
   return withTransaction(deps.pool, async (client) => {
     const committed: AfterCommit[] = [];
@@ -63,8 +57,8 @@ async function ingestOnce(
     if (fresh.length === 0) return { stored: 0, duplicates: events.length, committed };
     const persons = await resolvePersons(client, projectId, fresh);
     const stored = await insertEvents(client, projectId, fresh, persons);
-    await recordDefinitions(client, projectId, fresh, seenFor(deps));
-    for (const processor of processors) {
+    await recordDefinitions(client, projectId, fresh, setup.definitionsSeen);
+    for (const processor of setup.processors) {
       const after = await processor.process(client, projectId, fresh);
       if (after) committed.push(after);
     }
@@ -83,12 +77,12 @@ export async function ingest(
   deps: AppDeps,
   projectId: number,
   events: IncomingEvent[],
-  processors: readonly EventProcessor[] = [],
+  setup: IngestSetup,
 ): Promise<IngestResult> {
   for (let attempt = 1; ; attempt++) {
     let result: Awaited<ReturnType<typeof ingestOnce>>;
     try {
-      result = await ingestOnce(deps, projectId, events, processors);
+      result = await ingestOnce(deps, projectId, events, setup);
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       if (attempt >= MAX_ATTEMPTS || typeof code !== 'string' || !RETRYABLE.has(code)) throw error;

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { ApiError, validationError } from '../../platform/errors.ts';
-import { ingest, type EventProcessor } from '../pipeline.ts';
+import { DefinitionsSeen } from '../definitions/ingest.ts';
+import { ingest, type EventProcessor, type IngestSetup } from '../pipeline.ts';
 import { decodeBody } from './decode.ts';
 import { tokenMissing, tokenUnknown } from './errors.ts';
 import { INGESTION_LIMITS } from './limits.ts';
@@ -65,6 +66,7 @@ async function storeFailure(error: unknown, token: string, tokens: ProjectTokens
 export function ingestionRoutes(deps: AppDeps, processors: readonly EventProcessor[] = []) {
   return async function register(app: FastifyInstance): Promise<void> {
     const tokens = new ProjectTokens(deps.pool, deps.bus);
+    const setup: IngestSetup = { definitionsSeen: new DefinitionsSeen(), processors };
 
     // Raw bytes in, whatever the content type says: decode.ts reads JSON, gzip, base64 and forms.
     // Only here: elsewhere the API keeps refusing non-JSON bodies with a 415.
@@ -110,7 +112,7 @@ export function ingestionRoutes(deps: AppDeps, processors: readonly EventProcess
           if (projectId === null) throw tokenUnknown();
           const events = normalizeEvents(envelope, now);
           try {
-            await ingest(deps, projectId, events, processors);
+            await ingest(deps, projectId, events, setup);
           } catch (error) {
             throw await storeFailure(error, envelope.token, tokens);
           }
