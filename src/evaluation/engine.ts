@@ -181,26 +181,33 @@ function superConditionResult(
   person: Subject,
   env: EvaluationEnv,
 ): FlagResult | null {
-  const decided = (enabled: boolean) => result(flag, enabled, null, reason('super_condition_value', 0));
   if (filters.feature_enrollment === true) {
     const key = `$feature_enrollment/${flag.key}`;
     if (!hasProperty(person.properties, key)) return null;
     const value = person.properties[key];
-    return decided(value === true || value === 'true');
+    return superDecided(flag, value === true || value === 'true');
   }
   const superGroup = Array.isArray(filters.super_groups) ? filters.super_groups[0] : undefined;
   if (!superGroup || typeof superGroup !== 'object') return null;
   const properties = superGroup.properties ?? [];
   const hashed = { ...person, identifier: person.identifier ?? person.baseIdentifier };
   if (properties.length === 0) {
-    return evaluateCondition(flag.key, superGroup, hashed, env) === 'match' ? decided(true) : null;
+    return evaluateCondition(flag.key, superGroup, hashed, env) === 'match' ? superDecided(flag, true) : null;
   }
   if (!properties.some((property) => hasProperty(person.properties, String(property.key)))) return null;
-  return decided(evaluateCondition(flag.key, superGroup, hashed, env) === 'match');
+  return superDecided(flag, evaluateCondition(flag.key, superGroup, hashed, env) === 'match');
+}
+
+// Module-level rather than closures: these run for every flag of every request.
+function superDecided(flag: EvaluationFlag, enabled: boolean): FlagResult {
+  return result(flag, enabled, null, reason('super_condition_value', 0));
+}
+
+function heldOutResult(flag: EvaluationFlag, variant: string | null): FlagResult {
+  return result(flag, true, variant, reason('holdout_condition_value', null));
 }
 
 function holdoutResult(flag: EvaluationFlag, filters: FlagFilters, subject: Subject): FlagResult | null {
-  const held = (variant: string | null) => result(flag, true, variant, reason('holdout_condition_value', null));
   const holdoutGroup = Array.isArray(filters.holdout_groups) ? filters.holdout_groups[0] : undefined;
   if (holdoutGroup && typeof holdoutGroup === 'object') {
     const percentage = holdoutGroup.rollout_percentage;
@@ -209,7 +216,7 @@ function holdoutResult(flag: EvaluationFlag, filters: FlagFilters, subject: Subj
     }
     const own = typeof holdoutGroup.variant === 'string' && holdoutGroup.variant !== '' ? holdoutGroup.variant : null;
     const identifier = subject.identifier ?? subject.baseIdentifier;
-    return held(own ?? pickVariant(flag.key, identifier, filters.multivariate?.variants ?? []));
+    return heldOutResult(flag, own ?? pickVariant(flag.key, identifier, filters.multivariate?.variants ?? []));
   }
   const holdout = filters.holdout as { id?: unknown; exclusion_percentage?: unknown } | null | undefined;
   if (!holdout || typeof holdout !== 'object' || holdout.id == null || holdout.exclusion_percentage == null) return null;
@@ -217,5 +224,5 @@ function holdoutResult(flag: EvaluationFlag, filters: FlagFilters, subject: Subj
   if (!Number.isFinite(raw)) return null;
   const percentage = Math.min(Math.max(raw, 0), 100);
   if (percentage !== 100 && holdoutHash(subject.baseIdentifier) > percentage / 100) return null;
-  return held(`holdout-${String(holdout.id)}`);
+  return heldOutResult(flag, `holdout-${String(holdout.id)}`);
 }

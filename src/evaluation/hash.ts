@@ -3,13 +3,14 @@
  * read as an integer and divided by 2^60 − 1. The conversion goes through BigInt so the integer is
  * rounded to a double exactly once, as Python's int → float and posthog-node's parseInt do.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FlagVariant } from './types.ts';
 
 const LONG_SCALE = 1152921504606846975; // 0xfffffffffffffff (as a double, 2^60)
 
 function hashText(text: string): number {
-  const hex = createHash('sha1').update(text, 'utf8').digest('hex').slice(0, 15);
+  // The one-shot digest: a third of createHash's cost on this hot path (every flag, every request).
+  const hex = hash('sha1', text, 'hex').slice(0, 15);
   return Number(BigInt(`0x${hex}`)) / LONG_SCALE;
 }
 
