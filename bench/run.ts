@@ -1,9 +1,10 @@
 /**
- * `npm run bench`: the scenarios chosen by BENCH_SCENARIOS (flags,ingestion,definitions; all by
- * default), each on a fresh Bellwether and database:
+ * `npm run bench`: the scenarios chosen by BENCH_SCENARIOS (flags,ingestion,definitions,sdk; all
+ * by default), each on a fresh Bellwether and database:
  * - flags: the feature flag API under load, Bellwether beside Unleash 7.5.1;
  * - ingestion: events/s stored through POST /batch/, sent by posthog-node itself, then by autocannon;
- * - definitions: the event definitions list and search over 10 000 definitions.
+ * - definitions: the event definitions list and search over 10 000 definitions;
+ * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,6 +17,7 @@ import { writeResults } from './lib/report.ts';
 import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
+import { sdkScenario } from './scenarios/sdk.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -25,6 +27,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   flags: flagsCrudScenario,
   ingestion: ingestionScenario,
   definitions: eventDefinitionsScenario,
+  sdk: sdkScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

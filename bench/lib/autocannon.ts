@@ -20,6 +20,8 @@ export interface Measurement {
   statusCodes: Record<string, number>;
   /** The first answer outside 2xx, when there was one. */
   sampleError: { status: number; body: string } | null;
+  /** 2xx answers the plan's `rejectBody` refused (only when the plan has one). */
+  rejected?: number;
 }
 
 export class LoadError extends Error {}
@@ -70,6 +72,8 @@ export async function runLoad(target: LoadTarget, plan: OperationPlan, settings:
   Object.assign(headers, plan.headers);
   let sampleError: Measurement['sampleError'] = null;
   let firstSocketError: string | null = null;
+  let rejected = 0;
+  let firstRejection: string | null = null;
   const latencies = new LatencyRecorder();
 
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
@@ -88,7 +92,15 @@ export async function runLoad(target: LoadTarget, plan: OperationPlan, settings:
               return { ...request, path: shape.path, body: shape.body ?? '' };
             },
             onResponse: (status, body) => {
-              if ((status < 200 || status > 299) && sampleError === null) sampleError = { status, body: body.slice(0, 1000) };
+              if (status < 200 || status > 299) {
+                if (sampleError === null) sampleError = { status, body: body.slice(0, 1000) };
+              } else if (plan.rejectBody) {
+                const problem = plan.rejectBody(body);
+                if (problem !== null) {
+                  rejected += 1;
+                  firstRejection ??= problem;
+                }
+              }
             },
           },
         ],
@@ -115,13 +127,15 @@ export async function runLoad(target: LoadTarget, plan: OperationPlan, settings:
     timeouts: result.timeouts,
     statusCodes,
     sampleError,
+    ...(plan.rejectBody ? { rejected } : {}),
   };
 
-  if (measurement.non2xx > 0 || measurement.errors > 0 || count === 0) {
+  if (measurement.non2xx > 0 || measurement.errors > 0 || rejected > 0 || count === 0) {
     const sample = measurement.sampleError as Measurement['sampleError'];
     throw new LoadError(
       `${label}: ${measurement.non2xx} non-2xx answers, ${measurement.errors} socket errors (${measurement.timeouts} timeouts) ` +
         `out of ${count} responses; status codes ${JSON.stringify(statusCodes)}` +
+        (rejected > 0 ? `\n  ${rejected} 2xx answers refused, the first: ${firstRejection}` : '') +
         (sample ? `\n  first error: HTTP ${sample.status} ${sample.body}` : '') +
         (firstSocketError ? `\n  first socket error: ${firstSocketError}` : ''),
     );

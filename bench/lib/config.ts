@@ -12,7 +12,7 @@ export interface BenchConfig {
   warmupSeconds: number;
   /** autocannon connections (flags, definitions). */
   connections: number;
-  /** Flags created on each server before list, retrieve and patch are measured. */
+  /** Flags created on each server before list, retrieve and patch are measured (flags), and before the SDK pairs (sdk). */
   seedFlags: number;
   /** Run Bellwether only (flags). */
   skipPeer: boolean;
@@ -32,6 +32,10 @@ export interface BenchConfig {
   ingestDistinctIds: number;
   /** Event definitions inserted before the definitions list is measured. */
   seedDefinitions: number;
+  /** Flag counts of the SDK scale curve (sdk; Bellwether only). */
+  sdkScale: number[];
+  /** Connections of the `/flags?v=2` latency run at 1 000 flags (sdk). */
+  sdkHighConnections: number;
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -50,6 +54,8 @@ const ALIASES: Record<string, ScenarioName> = {
   events: 'ingestion',
   definitions: 'definitions',
   'event-definitions': 'definitions',
+  sdk: 'sdk',
+  'flag-evaluation': 'sdk',
 };
 
 function scenarios(): ScenarioName[] {
@@ -62,6 +68,14 @@ function scenarios(): ScenarioName[] {
     chosen.add(name);
   }
   return SCENARIO_NAMES.filter((name) => chosen.has(name));
+}
+
+function counts(name: string, fallback: number[]): number[] {
+  const raw = (process.env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  const values = raw.split(',').map((part) => Number(part.trim().replace(/_/g, '')));
+  if (values.some((value) => !Number.isInteger(value) || value <= 0)) throw new Error(`${name} must be positive integers, comma-separated, got "${raw}"`);
+  return [...new Set(values)].sort((a, b) => a - b);
 }
 
 export function loadBenchConfig(): BenchConfig {
@@ -82,5 +96,7 @@ export function loadBenchConfig(): BenchConfig {
     ingestWarmupSeconds: positiveNumber('BENCH_INGEST_WARMUP', 5),
     ingestDistinctIds: Math.round(positiveNumber('BENCH_INGEST_DISTINCT_IDS', 3000)),
     seedDefinitions: Math.round(positiveNumber('BENCH_SEED_DEFINITIONS', 10_000)),
+    sdkScale: counts('BENCH_SDK_SCALE', [10, 1000, 10_000]),
+    sdkHighConnections: Math.round(positiveNumber('BENCH_SDK_HIGH_CONNECTIONS', 50)),
   };
 }

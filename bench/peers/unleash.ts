@@ -16,8 +16,13 @@ const SEARCH = '/api/admin/search/features?project=IS%3Adefault&limit=50';
  */
 const FEATURE_FLAGS_LIMIT = '1000000';
 
+/** Unleash with the backend token (`default:development.…`) its SDKs poll `/api/client/features` with. */
+export interface UnleashTarget extends Target {
+  backendToken: string;
+}
+
 /** Unleash 7.5.1 as its docker image runs it: its own process, its own database, defaults otherwise. */
-export async function startUnleash(adminDatabaseUrl: string, log: (line: string) => void): Promise<Target> {
+export async function startUnleash(adminDatabaseUrl: string, log: (line: string) => void): Promise<UnleashTarget> {
   const entry = await ensureUnleashInstalled(log);
   const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'unleash');
   let service: ServiceProcess | null = null;
@@ -32,6 +37,7 @@ export async function startUnleash(adminDatabaseUrl: string, log: (line: string)
     const port = await freePort();
     const secret = randomBytes(24).toString('hex');
     const adminToken = `*:*.${secret}`;
+    const backendToken = `default:development.${secret}`;
     const baseUrl = `http://127.0.0.1:${port}`;
     service = await spawnService({
       name: 'Unleash',
@@ -49,7 +55,7 @@ export async function startUnleash(adminDatabaseUrl: string, log: (line: string)
         DATABASE_URL: '',
         NODE_ENV: 'production',
         INIT_ADMIN_API_TOKENS: adminToken,
-        INIT_BACKEND_API_TOKENS: `default:development.${secret}`,
+        INIT_BACKEND_API_TOKENS: backendToken,
         SEND_TELEMETRY: 'false',
         CHECK_VERSION: 'false',
         UNLEASH_FEATURE_FLAGS_LIMIT: FEATURE_FLAGS_LIMIT,
@@ -61,7 +67,7 @@ export async function startUnleash(adminDatabaseUrl: string, log: (line: string)
     // The admin token works and an anonymous call is refused.
     await expectStatus(401, 'GET', `${baseUrl}${SEARCH}`, {});
     await expectStatus(200, 'GET', `${baseUrl}${SEARCH}`, headers);
-    return unleashTarget(baseUrl, headers, { pid: service.pid, databaseName: database.name, output: service.output }, stop);
+    return { ...unleashTarget(baseUrl, headers, { pid: service.pid, databaseName: database.name, output: service.output }, stop), backendToken };
   } catch (error) {
     await stop();
     throw error;

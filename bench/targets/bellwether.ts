@@ -19,6 +19,12 @@ function listPage(body: unknown): { count: number; results: unknown[] } | null {
 /** Bellwether with its database's address, for scenarios that seed or count with SQL. */
 export interface BellwetherTarget extends Target {
   databaseUrl: string;
+  /**
+   * Stops the process and starts a new one on the same database (same key, new port and pid),
+   * e.g. after seeding with SQL, so that its in-memory caches start from what is stored.
+   * The returned target replaces this one (whose `stop` then stops the new process too).
+   */
+  restart(): Promise<BellwetherTarget>;
 }
 
 /**
@@ -35,9 +41,10 @@ export async function startBellwether(adminDatabaseUrl: string): Promise<Bellwet
       await database.drop();
     }
   };
-  try {
+  const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
+  const headers = { authorization: `Bearer ${apiKey}` };
+  const launch = async (): Promise<BellwetherTarget> => {
     const port = await freePort();
-    const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
     const baseUrl = `http://127.0.0.1:${port}`;
     service = await spawnService({
       name: 'Bellwether',
@@ -54,10 +61,20 @@ export async function startBellwether(adminDatabaseUrl: string): Promise<Bellwet
       },
       readyUrl: `${baseUrl}/_health`,
     });
-    const headers = { authorization: `Bearer ${apiKey}` };
     await verifyAuthentication(baseUrl, headers);
-    const target = bellwetherTarget(baseUrl, headers, { pid: service.pid, databaseName: database.name, output: service.output }, stop);
-    return { ...target, databaseUrl: database.url };
+    const running = service;
+    const target = bellwetherTarget(baseUrl, headers, { pid: running.pid, databaseName: database.name, output: running.output }, stop);
+    return {
+      ...target,
+      databaseUrl: database.url,
+      restart: async () => {
+        await running.stop();
+        return launch();
+      },
+    };
+  };
+  try {
+    return await launch();
   } catch (error) {
     await stop();
     throw error;

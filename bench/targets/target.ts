@@ -22,6 +22,11 @@ export interface OperationPlan {
   next(): RequestShape;
   /** Checks one answer before the load (shape, page size); returns a problem or null. */
   check?(body: unknown): string | null;
+  /**
+   * Checked on every 2xx answer of the load (the raw text, so keep it cheap): a problem makes the
+   * answer count as failed, e.g. flags evaluated without the database (`errorsWhileComputingFlags`).
+   */
+  rejectBody?(body: string): string | null;
 }
 
 /** A running server with its flags API, ready to be seeded and measured. */
