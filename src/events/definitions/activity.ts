@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import { jsonEqual, type Change } from '../../platform/activity/changes.ts';
+import { changedFields, type Change } from '../../platform/activity/changes.ts';
 import { recordActivity } from '../../platform/activity/store.ts';
 import type { DefinitionRecord } from './store.ts';
 
@@ -31,15 +31,7 @@ function comparable(row: DefinitionRecord): Record<(typeof COMPARED_FIELDS)[numb
 
 /** PostHog's event-definition changes are all `changed`, old value to new. */
 function changesBetween(before: DefinitionRecord, after: DefinitionRecord): Change[] {
-  const old = comparable(before);
-  const now = comparable(after);
-  return COMPARED_FIELDS.filter((field) => !jsonEqual(old[field], now[field])).map((field) => ({
-    type: DEFINITION_ACTIVITY_SCOPE,
-    action: 'changed' as const,
-    field,
-    before: old[field],
-    after: now[field],
-  }));
+  return changedFields(DEFINITION_ACTIVITY_SCOPE, comparable(before), comparable(after), COMPARED_FIELDS);
 }
 
 async function record(db: Queryable, row: DefinitionRecord, activity: string, changes: Change[], userId: number): Promise<void> {

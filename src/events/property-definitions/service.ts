@@ -1,6 +1,6 @@
 import type { Pool, Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { jsonEqual, type Change } from '../../platform/activity/changes.ts';
+import { changedFields, type Change } from '../../platform/activity/changes.ts';
 import { recordActivity } from '../../platform/activity/store.ts';
 import { notFound } from '../../platform/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
@@ -27,15 +27,7 @@ function valuesOf(row: PropertyRecord): PropertyValues {
 
 function changesBetween(before: PropertyValues, after: PropertyValues): Change[] {
   const norm = (v: PropertyValues) => ({ ...v, description: v.description ?? '' });
-  const old = norm(before);
-  const now = norm(after);
-  return COMPARED.filter((f) => !jsonEqual(old[f], now[f])).map((field) => ({
-    type: PROPERTY_ACTIVITY_SCOPE,
-    action: 'changed' as const,
-    field,
-    before: old[field],
-    after: now[field],
-  }));
+  return changedFields(PROPERTY_ACTIVITY_SCOPE, norm(before), norm(after), COMPARED);
 }
 
 async function record(db: Queryable, row: PropertyRecord, activity: string, changes: Change[], userId: number): Promise<void> {

@@ -50,3 +50,15 @@ export function diffChanges(
   }
   return changes;
 }
+
+/** The plainer change list of PostHog's taxonomy objects: every difference is `changed`, old to new. */
+export function changedFields(
+  type: string,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  fields: readonly string[],
+): Change[] {
+  return fields
+    .filter((field) => !jsonEqual(before[field], after[field]))
+    .map((field) => ({ type, action: 'changed' as const, field, before: before[field], after: after[field] }));
+}
