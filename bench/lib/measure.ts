@@ -2,6 +2,7 @@ import { runLoad, type LoadSettings, type Measurement } from './autocannon.ts';
 import { describeCpu, waitForQuiet, watchCpu, type CpuShare } from './cpu-monitor.ts';
 import { request } from './http.ts';
 import type { OperationPlan, Target } from '../targets/target.ts';
+import type { BenchConfig } from './config.ts';
 
 /** What a measurement needs of a server: where to send the load, whose cores to watch. */
 export type MeasuredTarget = Pick<Target, 'name' | 'baseUrl' | 'headers' | 'pid' | 'databaseName'>;
@@ -12,6 +13,17 @@ export interface MeasureSettings extends LoadSettings {
   maxForeignCpuPercent: number;
   /** How many times a disturbed measurement is repeated before it is kept, marked. */
   retries: number;
+}
+
+/** The measurement settings every scenario takes from the run's configuration. */
+export function measureSettingsOf(config: BenchConfig): MeasureSettings {
+  return {
+    connections: config.connections,
+    durationSeconds: config.durationSeconds,
+    warmupSeconds: config.warmupSeconds,
+    maxForeignCpuPercent: config.maxForeignCpuPercent,
+    retries: config.retries,
+  };
 }
 
 export interface OperationResult extends Measurement {

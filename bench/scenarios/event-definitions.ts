@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { BenchConfig } from '../lib/config.ts';
-import { runOperation, type MeasureSettings, type OperationResult } from '../lib/measure.ts';
+import { measureSettingsOf, runOperation, type OperationResult } from '../lib/measure.ts';
 import { Random } from '../lib/random.ts';
 import { table } from '../lib/report.ts';
 import { startBellwether } from '../targets/bellwether.ts';
@@ -154,13 +154,7 @@ function plans(seeded: number, matches: { search: number }): Record<'list' | 'se
 export const eventDefinitionsScenario: Scenario = {
   name: 'definitions',
   async run(config: BenchConfig, log: Log) {
-    const settings: MeasureSettings = {
-      connections: config.connections,
-      durationSeconds: config.durationSeconds,
-      warmupSeconds: config.warmupSeconds,
-      maxForeignCpuPercent: config.maxForeignCpuPercent,
-      retries: config.retries,
-    };
+    const settings = measureSettingsOf(config);
     const seeded = config.seedDefinitions;
     log(
       `definitions: ${seeded} event definitions, ${settings.connections} connections, ` +

@@ -12,7 +12,7 @@ import pg from 'pg';
 import type { BenchConfig } from '../lib/config.ts';
 import { describeCpu, watchCpu, type CpuShare } from '../lib/cpu-monitor.ts';
 import { expectStatus, request } from '../lib/http.ts';
-import { probe, runOperation, untilUndisturbed, type MeasuredTarget, type MeasureSettings, type OperationResult } from '../lib/measure.ts';
+import { measureSettingsOf, probe, runOperation, untilUndisturbed, type MeasuredTarget, type MeasureSettings, type OperationResult } from '../lib/measure.ts';
 import { runLoad } from '../lib/autocannon.ts';
 import { describePgWaits, samplePgWaits, type PgWaits } from '../lib/pg-waits.ts';
 import { Random } from '../lib/random.ts';
@@ -406,13 +406,7 @@ const cores = (r: OperationResult) =>
 export const sdkScenario: Scenario = {
   name: 'sdk',
   async run(config: BenchConfig, log: Log) {
-    const settings: MeasureSettings = {
-      connections: config.connections,
-      durationSeconds: config.durationSeconds,
-      warmupSeconds: config.warmupSeconds,
-      maxForeignCpuPercent: config.maxForeignCpuPercent,
-      retries: config.retries,
-    };
+    const settings = measureSettingsOf(config);
     const pairFlags = config.seedFlags;
     log(
       `sdk: ${pairFlags} flags on each server, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ` +
