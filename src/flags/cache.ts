@@ -1,4 +1,5 @@
 import type { Pool } from '../db/pool.ts';
+import { ProjectCache } from '../platform/project-cache.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
 import { renderFlag, type RenderedFlag } from './present.ts';
 import type { FlagRecord } from './record.ts';
@@ -52,16 +53,14 @@ export class ProjectFlags {
  * time, in order per project. A lost notice connection empties the cache.
  */
 export class FlagCache {
-  private readonly projects = new Map<number, ProjectFlags>();
-  private readonly loads = new Map<number, Promise<ProjectFlags>>();
-  /** Bumped on every change to a project, so a load that raced with a change is not kept. */
-  private readonly generations = new Map<number, number>();
+  private readonly projects: ProjectCache<ProjectFlags>;
   private readonly refreshQueues = new Map<number, Promise<void>>();
 
   constructor(
     private readonly pool: Pool,
     bus: ChangeBus,
   ) {
+    this.projects = new ProjectCache(async (projectId) => new ProjectFlags(await projectFlags(pool, projectId)));
     bus.subscribe((change) => {
       if (change.kind === 'flag') this.refresh(change.projectId, change.id);
       if (change.kind === 'project') this.drop(change.projectId);
@@ -70,20 +69,13 @@ export class FlagCache {
   }
 
   async project(projectId: number): Promise<ProjectFlags> {
-    const cached = this.projects.get(projectId);
-    if (cached) return cached;
-    let load = this.loads.get(projectId);
-    if (!load) {
-      load = this.load(projectId).finally(() => this.loads.delete(projectId));
-      this.loads.set(projectId, load);
-    }
-    return load;
+    return this.projects.get(projectId);
   }
 
   /** After this process committed `record`. An older version never replaces a newer one. */
   put(record: FlagRecord): void {
-    this.bump(record.project_id);
-    const project = this.projects.get(record.project_id);
+    this.projects.changed(record.project_id);
+    const project = this.projects.peek(record.project_id);
     const current = project?.get(record.id);
     if (project && (!current || current.record.version <= record.version)) project.put(record);
   }
@@ -93,8 +85,8 @@ export class FlagCache {
    * take the new times without a re-read (other processes re-read on the change notice).
    */
   noteLastCalled(projectId: number, updates: readonly { id: number; lastCalledAt: Date }[]): void {
-    this.bump(projectId);
-    const project = this.projects.get(projectId);
+    this.projects.changed(projectId);
+    const project = this.projects.peek(projectId);
     if (!project) return;
     for (const { id, lastCalledAt } of updates) {
       const current = project.get(id)?.record;
@@ -105,38 +97,19 @@ export class FlagCache {
   }
 
   drop(projectId: number): void {
-    this.bump(projectId);
-    this.projects.delete(projectId);
+    this.projects.drop(projectId);
   }
 
   clear(): void {
-    for (const projectId of this.projects.keys()) this.bump(projectId);
     this.projects.clear();
   }
 
-  private bump(projectId: number): void {
-    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-  }
-
-  private async load(projectId: number): Promise<ProjectFlags> {
-    for (let attempt = 0; ; attempt++) {
-      const generation = this.generations.get(projectId) ?? 0;
-      const project = new ProjectFlags(await projectFlags(this.pool, projectId));
-      if ((this.generations.get(projectId) ?? 0) === generation) {
-        this.projects.set(projectId, project);
-        return project;
-      }
-      // Changed while loading: what was read may be stale. Serve it this once if changes keep coming.
-      if (attempt === 2) return project;
-    }
-  }
-
   private refresh(projectId: number, id: number): void {
-    this.bump(projectId);
-    if (!this.projects.has(projectId)) return;
+    this.projects.changed(projectId);
+    if (!this.projects.peek(projectId)) return;
     const previous = this.refreshQueues.get(projectId) ?? Promise.resolve();
     const next = previous.then(async () => {
-      const project = this.projects.get(projectId);
+      const project = this.projects.peek(projectId);
       if (!project) return;
       const record = await findFlag(this.pool, projectId, id);
       if (record) project.put(record);

@@ -13,6 +13,7 @@
  * The definitions bodies (JSON and ETag) are rendered once per view.
  */
 import type { Pool } from '../db/pool.ts';
+import { ProjectCache } from '../platform/project-cache.ts';
 import type { FlagCache, ProjectFlags } from '../flags/cache.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
 import { definitionsOf } from '../cohorts/definitions.ts';
@@ -27,16 +28,21 @@ interface CachedView {
 }
 
 export class SdkCache {
-  private readonly extras = new Map<number, ProjectExtras>();
-  private readonly loads = new Map<number, Promise<ProjectExtras>>();
-  private readonly generations = new Map<number, number>();
+  private readonly extras: ProjectCache<ProjectExtras>;
   private readonly views = new Map<number, CachedView>();
 
   constructor(
-    private readonly pool: Pool,
+    pool: Pool,
     bus: ChangeBus,
     private readonly flagCache: FlagCache,
   ) {
+    this.extras = new ProjectCache(async (projectId) => {
+      const row = await loadProjectExtras(pool, projectId);
+      return {
+        cohorts: definitionsOf(row.cohorts),
+        groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
+      };
+    });
     // Own notices too: cohorts written through this process's API reach this cache that way.
     bus.subscribe(
       (change) => {
@@ -49,7 +55,7 @@ export class SdkCache {
 
   /** The project's current view (a project without flags gets an empty one). */
   async view(projectId: number): Promise<ProjectView> {
-    const [flags, extras] = await Promise.all([this.flagCache.project(projectId), this.projectExtras(projectId)]);
+    const [flags, extras] = await Promise.all([this.flagCache.project(projectId), this.extras.get(projectId)]);
     const cached = this.views.get(projectId);
     if (cached && cached.flags === flags && cached.revision === flags.revision && cached.extras === extras) return cached.view;
     const view = new ProjectView(projectId, flags.all().map((rendered) => rendered.record), extras);
@@ -59,46 +65,12 @@ export class SdkCache {
 
   /** Cohorts or group types of the project changed: read them again on the next request. */
   invalidate(projectId: number): void {
-    this.bump(projectId);
-    this.extras.delete(projectId);
+    this.extras.drop(projectId);
     this.views.delete(projectId);
   }
 
   clear(): void {
-    for (const projectId of this.extras.keys()) this.bump(projectId);
     this.extras.clear();
     this.views.clear();
-  }
-
-  private bump(projectId: number): void {
-    this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);
-  }
-
-  private projectExtras(projectId: number): Promise<ProjectExtras> | ProjectExtras {
-    const cached = this.extras.get(projectId);
-    if (cached) return cached;
-    let load = this.loads.get(projectId);
-    if (!load) {
-      load = this.load(projectId).finally(() => this.loads.delete(projectId));
-      this.loads.set(projectId, load);
-    }
-    return load;
-  }
-
-  private async load(projectId: number): Promise<ProjectExtras> {
-    for (let attempt = 0; ; attempt++) {
-      const generation = this.generations.get(projectId) ?? 0;
-      const row = await loadProjectExtras(this.pool, projectId);
-      const extras: ProjectExtras = {
-        cohorts: definitionsOf(row.cohorts),
-        groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
-      };
-      if ((this.generations.get(projectId) ?? 0) === generation) {
-        this.extras.set(projectId, extras);
-        return extras;
-      }
-      // Changed while loading: what was read may be stale. Serve it this once if changes keep coming.
-      if (attempt === 2) return extras;
-    }
   }
 }
