@@ -1,10 +1,11 @@
 /**
- * `npm run bench`: the scenarios chosen by BENCH_SCENARIOS (flags,ingestion,definitions,sdk; all
+ * `npm run bench`: the scenarios chosen by BENCH_SCENARIOS (flags,ingestion,definitions,sdk,surveys; all
  * by default), each on a fresh Bellwether and database:
  * - flags: the feature flag API under load, Bellwether beside Unleash 7.5.1;
  * - ingestion: events/s stored through POST /batch/, sent by posthog-node itself, then by autocannon;
  * - definitions: the event definitions list and search over 10 000 definitions;
- * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags.
+ * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags;
+ * - surveys: survey stats and responses_count with 1 000 000 survey events in one project.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -18,6 +19,7 @@ import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
+import { surveysScenario } from './scenarios/surveys.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -28,6 +30,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   ingestion: ingestionScenario,
   definitions: eventDefinitionsScenario,
   sdk: sdkScenario,
+  surveys: surveysScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -23,7 +23,9 @@ import { FlagCache } from './flags/cache.ts';
 import { flagActionRoutes } from './flags/actions/routes.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
 import { ChangeBus } from './platform/changes/bus.ts';
+import { ProjectTokens } from './events/ingestion/tokens.ts';
 import { createSdk } from './sdk/index.ts';
+import { createSurveys } from './surveys/index.ts';
 
 export interface AppOptions {
   pool: Pool;
@@ -31,6 +33,11 @@ export interface AppOptions {
   databaseUrl: string | null;
   /** A pino logger; none means silent (tests). */
   logger?: FastifyBaseLogger;
+  /**
+   * Milliseconds between rounds of the periodic survey work; 0 or absent = no timer (tests run
+   * rounds themselves with `app.surveyJobs.runOnce`). main.ts passes SURVEY_JOBS_INTERVAL_MS.
+   */
+  surveyJobsIntervalMs?: number;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -39,6 +46,8 @@ export interface AppDeps {
   authenticator: Authenticator;
   bus: ChangeBus;
   flagCache: FlagCache;
+  /** Project token → project, shared by ingestion, the SDK endpoints and the survey feed. */
+  projectTokens: ProjectTokens;
 }
 
 export type App = FastifyInstance;
@@ -59,6 +68,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     authenticator: new Authenticator(options.pool, bus),
     bus,
     flagCache: new FlagCache(options.pool, bus),
+    projectTokens: new ProjectTokens(options.pool, bus),
   };
   await bus.start();
   app.addHook('onClose', async () => bus.close());
@@ -88,8 +98,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(cohortRoutes(deps), { prefix: '/api/projects/:project_id/cohorts' });
   await app.register(dashboardRoutes(deps), { prefix: '/api/projects/:project_id/dashboards' });
   const sdk = createSdk(deps);
-  await app.register(ingestionRoutes(deps, sdk.processors));
+  const surveys = createSurveys(deps, { log: app.log, jobsIntervalMs: options.surveyJobsIntervalMs ?? 0 });
+  await app.register(ingestionRoutes(deps, [...sdk.processors, ...surveys.processors]));
   await app.register(sdk.routes);
+  await app.register(surveys.routes);
+  app.decorate('surveyJobs', surveys.jobs);
+  app.addHook('onReady', async () => surveys.jobs.start());
+  app.addHook('onClose', async () => surveys.jobs.stop());
   await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });
   await app.register(groupRoutes(deps), { prefix: '/api/projects/:project_id' });
   await app.register(eventDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });

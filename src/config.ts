@@ -7,6 +7,8 @@ export interface Config {
   dataDir: string;
   initApiKey: string | null;
   logLevel: string;
+  /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
+  surveyJobsIntervalMs: number;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -18,6 +20,13 @@ function parsePort(raw: string | undefined): number {
   return port;
 }
 
+function parseInterval(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 60_000;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`SURVEY_JOBS_INTERVAL_MS must be a non-negative integer, got "${raw}"`);
+  return ms;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsePort(env.PORT),
@@ -26,5 +35,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: path.resolve(env.DATA_DIR || './data'),
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
+    surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),
   };
 }

@@ -58,3 +58,29 @@ export interface FlagValues {
   create_in_folder: string | null;
   should_create_usage_dashboard: boolean;
 }
+
+/** The writable columns of a stored flag: where an update starts from. */
+export function flagValuesOf(flag: FlagRecord): FlagValues {
+  return {
+    key: flag.key,
+    name: flag.name,
+    filters: flag.filters,
+    deleted: flag.deleted,
+    active: flag.active,
+    created_at: flag.created_at,
+    ensure_experience_continuity: flag.ensure_experience_continuity,
+    rollback_conditions: flag.rollback_conditions,
+    performed_rollback: flag.performed_rollback,
+    tags: flag.tags,
+    evaluation_tags: flag.evaluation_tags,
+    has_enriched_analytics: flag.has_enriched_analytics,
+    creation_context: flag.creation_context,
+    is_remote_configuration: flag.is_remote_configuration,
+    has_encrypted_payloads: flag.has_encrypted_payloads,
+    evaluation_runtime: flag.evaluation_runtime,
+    bucketing_identifier: flag.bucketing_identifier,
+    last_called_at: flag.last_called_at,
+    create_in_folder: flag.create_in_folder,
+    should_create_usage_dashboard: flag.should_create_usage_dashboard,
+  };
+}

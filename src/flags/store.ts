@@ -97,7 +97,7 @@ export interface InsightDraftRow {
 
 /**
  * Inserts the flag and, when `usageInsights` is given, its usage dashboard holding those insights,
- * in one statement.
+ * in one statement. `ownedBySurvey` marks a flag a survey manages (targeting, internal, sampling).
  */
 export async function insertFlag(
   db: Queryable,
@@ -105,8 +105,9 @@ export async function insertFlag(
   userId: number | null,
   values: FlagValues,
   usageInsights: InsightDraftRow[] | null,
+  ownedBySurvey = false,
 ): Promise<FlagRow> {
-  const params = [...valueParams(values), projectId, userId, usageInsights !== null, JSON.stringify(usageInsights ?? [])];
+  const params = [...valueParams(values), ownedBySurvey, projectId, userId, usageInsights !== null, JSON.stringify(usageInsights ?? [])];
   const n = params.length;
   const [project, user, withDashboard, insights] = [n - 3, n - 2, n - 1, n].map((i) => `$${i}`);
   const placeholders = params.slice(0, n - 2).map((_, i) => `$${i + 1}`);
@@ -119,7 +120,7 @@ export async function insertFlag(
        INSERT INTO insights (project_id, dashboard_id, name, kind, query)
        SELECT ${project}, dashboard.id, i.name, i.kind, i.query
          FROM dashboard, jsonb_to_recordset(${insights}::jsonb) AS i(name text, kind text, query jsonb))
-     INSERT INTO feature_flags (${VALUE_COLUMNS}, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id)
+     INSERT INTO feature_flags (${VALUE_COLUMNS}, owned_by_survey, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id)
      VALUES (${placeholders.join(', ')}, ${user}, 1, (SELECT id FROM dashboard))
      RETURNING *`,
     params,

@@ -9,7 +9,7 @@ import { isUniqueViolation, keyTaken } from './errors.ts';
 import { overridesFirst } from './derive.ts';
 import { flagLookup } from './lookup.ts';
 import { presentFlag, type FlagViewer } from './present.ts';
-import type { FlagRecord, FlagValues } from './record.ts';
+import { flagValuesOf, type FlagRecord, type FlagValues } from './record.ts';
 import type { FlagWriteBody } from './schemas.ts';
 import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
@@ -27,30 +27,6 @@ export interface UpdateRequest {
   ifMatch: number | '*' | null;
 }
 
-function valuesOf(flag: FlagRecord): FlagValues {
-  return {
-    key: flag.key,
-    name: flag.name,
-    filters: flag.filters,
-    deleted: flag.deleted,
-    active: flag.active,
-    created_at: flag.created_at,
-    ensure_experience_continuity: flag.ensure_experience_continuity,
-    rollback_conditions: flag.rollback_conditions,
-    performed_rollback: flag.performed_rollback,
-    tags: flag.tags,
-    evaluation_tags: flag.evaluation_tags,
-    has_enriched_analytics: flag.has_enriched_analytics,
-    creation_context: flag.creation_context,
-    is_remote_configuration: flag.is_remote_configuration,
-    has_encrypted_payloads: flag.has_encrypted_payloads,
-    evaluation_runtime: flag.evaluation_runtime,
-    bucketing_identifier: flag.bucketing_identifier,
-    last_called_at: flag.last_called_at,
-    create_in_folder: flag.create_in_folder,
-    should_create_usage_dashboard: flag.should_create_usage_dashboard,
-  };
-}
 
 /** Early-access enrollment properties follow the flag's key. */
 function renameEnrollmentProperties(filters: FlagFilters, newKey: string): FlagFilters {
@@ -99,7 +75,7 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       checkIfMatch(request.ifMatch, before.version, editor);
       checkOriginalFlag(body, presentFlag(before, viewer), editor);
 
-      const next = applyPlainFields(valuesOf(before), body);
+      const next = applyPlainFields(flagValuesOf(before), body);
       if (body.key !== undefined && body.key !== before.key) {
         if (await liveKeyTaken(client, projectId, body.key, flagId)) throw keyTaken();
         next.key = validateKeyFormat(body.key);

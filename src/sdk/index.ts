@@ -9,7 +9,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { AppDeps } from '../app.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
-import { ProjectTokens } from '../events/ingestion/tokens.ts';
 import { SdkAuth } from './auth.ts';
 import { SdkCache } from './cache.ts';
 import type { SdkDeps } from './deps.ts';
@@ -27,7 +26,7 @@ export interface Sdk {
 
 export function createSdk(app: AppDeps): Sdk {
   const cache = new SdkCache(app.pool, app.bus, app.flagCache);
-  const auth = new SdkAuth(app.pool, app.authenticator, new ProjectTokens(app.pool, app.bus), app.bus);
+  const auth = new SdkAuth(app.pool, app.authenticator, app.projectTokens, app.bus);
   const deps: SdkDeps = { pool: app.pool, cache, auth };
   return {
     deps,

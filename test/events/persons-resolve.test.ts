@@ -104,6 +104,20 @@ describe('$set, $set_once, $unset', () => {
   });
 });
 
+describe('properties ingestion sets itself', () => {
+  test('every survey shown stamps $last_seen_survey_date with the latest sighting; other events do not', async () => {
+    const a = fresh('a');
+    const early = new Date('2026-03-01T10:00:00.000Z');
+    const late = new Date('2026-03-05T10:00:00.000Z');
+    await resolve(t, [event('$pageview', a, {}, early)]);
+    assert.equal((await personOf(t, a))!.properties.$last_seen_survey_date, undefined);
+    await resolve(t, [event('survey shown', a, { $survey_id: 'x' }, late), event('survey shown', a, { $survey_id: 'x' }, early)]);
+    assert.equal((await personOf(t, a))!.properties.$last_seen_survey_date, late.toISOString());
+    await resolve(t, [event('survey sent', a, { $survey_id: 'x' }, new Date('2026-03-09T10:00:00.000Z'))]);
+    assert.equal((await personOf(t, a))!.properties.$last_seen_survey_date, late.toISOString());
+  });
+});
+
 describe('$identify', () => {
   test('merges an anonymous person into the identified one: target properties win, ids move, source deleted', async () => {
     const anon = fresh('anon');

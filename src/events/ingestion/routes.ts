@@ -8,7 +8,7 @@ import { tokenMissing, tokenUnknown } from './errors.ts';
 import { INGESTION_LIMITS } from './limits.ts';
 import { normalizeEvents, readEnvelope, type IngestionQuery as Query } from './payload.ts';
 import { IngestionAccepted, IngestionBody, IngestionQuery } from './schemas.ts';
-import { ProjectTokens } from './tokens.ts';
+import type { ProjectTokens } from './tokens.ts';
 
 /** The capture paths posthog-node (/batch/), posthog-js (/e/, /i/v0/e/) and older clients use. */
 export const INGESTION_PATHS = ['/batch', '/capture', '/e', '/i/v0/e', '/track', '/engage'] as const;
@@ -65,7 +65,7 @@ async function storeFailure(error: unknown, token: string, tokens: ProjectTokens
  */
 export function ingestionRoutes(deps: AppDeps, processors: readonly EventProcessor[] = []) {
   return async function register(app: FastifyInstance): Promise<void> {
-    const tokens = new ProjectTokens(deps.pool, deps.bus);
+    const tokens = deps.projectTokens;
     const setup: IngestSetup = { definitionsSeen: new DefinitionsSeen(), processors };
 
     // Raw bytes in, whatever the content type says: decode.ts reads JSON, gzip, base64 and forms.

@@ -2,6 +2,7 @@ import type { PoolClient } from '../../db/pool.ts';
 import type { IncomingEvent } from '../types.ts';
 import { resolveGroups } from '../groups/resolve.ts';
 import { distinctIdLockKeys, personUuidFor } from './identity.ts';
+import { applyImpliedUpdates } from './implied.ts';
 import { applyPropertyUpdates, jsonEqual, mayMergeOn, type Properties } from './properties.ts';
 import {
   insertPersonsAndDistinctIds,
@@ -175,6 +176,7 @@ class BatchPersons {
     const person = this.ensure(event.distinctId, event.timestamp);
     if (event.event === '$identify') this.identify(person);
     if (applyPropertyUpdates(person.properties, event.properties)) person.dirty = true;
+    if (applyImpliedUpdates(person.properties, event)) person.dirty = true;
   }
 
   /** The person of `distinctId`, created when it has none. */

@@ -3,7 +3,7 @@ import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { Change } from './changes.ts';
 
 export interface ActivityDetail {
-  changes: Change[];
+  changes: Change[] | null;
   trigger: unknown;
   type: string | null;
   name: string | null;

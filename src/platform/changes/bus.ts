@@ -8,6 +8,7 @@ export const CHANGES_CHANNEL = 'bellwether_changes';
 export type Change =
   | { kind: 'flag'; projectId: number; id: number }
   | { kind: 'cohort'; projectId: number; id: number }
+  | { kind: 'survey'; projectId: number; id: string }
   | { kind: 'group_types'; projectId: number }
   | { kind: 'project'; projectId: number }
   | { kind: 'auth' };

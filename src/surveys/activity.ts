@@ -1,0 +1,86 @@
+/** The activity log of surveys (reference §5.1): created, updated (field changes plus the targeting flag's), deleted. */
+import type { Queryable } from '../db/pool.ts';
+import { diffChanges, type Change } from '../platform/activity/changes.ts';
+import { recordActivity } from '../platform/activity/store.ts';
+import { SURVEY_ACTIVITY_SCOPE, type SurveyRecord } from './record.ts';
+
+/**
+ * The model fields compared for `updated`. The owned flags' ids are left out: their changes are
+ * logged by hand (`targeting_flag`, `targeting_flag_filters`, PostHog's manual changes).
+ */
+const COMPARED_FIELDS = [
+  'name',
+  'description',
+  'type',
+  'schedule',
+  'linked_flag_id',
+  'linked_insight_id',
+  'questions',
+  'conditions',
+  'appearance',
+  'translations',
+  'start_date',
+  'end_date',
+  'archived',
+  'responses_limit',
+  'iteration_count',
+  'iteration_frequency_days',
+  'iteration_start_dates',
+  'current_iteration',
+  'current_iteration_start_date',
+  'response_sampling_start_date',
+  'response_sampling_interval_type',
+  'response_sampling_interval',
+  'response_sampling_limit',
+  'response_sampling_daily_limits',
+  'enable_partial_responses',
+  'enable_iframe_embedding',
+] as const;
+
+function jsonish(value: unknown): unknown {
+  if (value instanceof Date) return value.toISOString();
+  if (Array.isArray(value)) return value.map(jsonish);
+  return value;
+}
+
+function comparable(survey: SurveyRecord): Record<string, unknown> {
+  return Object.fromEntries(COMPARED_FIELDS.map((field) => [field, jsonish(survey[field])]));
+}
+
+/** A change of the survey's own (as PostHog's `Change(type="Survey", …)`). */
+export function surveyChange(action: Change['action'], field: string, before: unknown, after: unknown): Change {
+  return { type: 'Survey', action, field, before, after };
+}
+
+async function record(db: Queryable, survey: SurveyRecord, activity: string, userId: number | null, changes: Change[]): Promise<void> {
+  await recordActivity(db, {
+    projectId: survey.project_id,
+    scope: SURVEY_ACTIVITY_SCOPE,
+    itemId: survey.id,
+    activity,
+    userId,
+    detail: { changes, trigger: null, type: null, name: survey.name, short_id: null },
+  });
+}
+
+/** `created`; a duplicate passes its `source_survey_id` change. Runs on the create's transaction. */
+export async function recordSurveyCreated(db: Queryable, survey: SurveyRecord, userId: number | null, changes: Change[] = []): Promise<void> {
+  await record(db, survey, 'created', userId, changes);
+}
+
+/** `updated` with the changed fields and the flag changes; nothing when nothing changed. */
+export async function recordSurveyUpdated(
+  db: Queryable,
+  before: SurveyRecord,
+  after: SurveyRecord,
+  userId: number | null,
+  flagChanges: Change[] = [],
+): Promise<void> {
+  const changes = [...diffChanges('Survey', comparable(before), comparable(after), COMPARED_FIELDS), ...flagChanges];
+  if (changes.length === 0) return;
+  await record(db, after, 'updated', userId, changes);
+}
+
+export async function recordSurveyDeleted(db: Queryable, survey: SurveyRecord, userId: number | null): Promise<void> {
+  await record(db, survey, 'deleted', userId, []);
+}

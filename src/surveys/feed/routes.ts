@@ -1,0 +1,117 @@
+/**
+ * What posthog-js reads to show surveys (reference §5.9, sdk-contract §3.2), public and open to
+ * every origin:
+ *
+ * - `GET /api/surveys/?token=<phc_…>`: the project's feed, rendered once per change (SurveyFeedCache),
+ *   with an ETag (`If-None-Match` → 304). No token → 401 `not_authenticated`; unknown → 401
+ *   `authentication_failed`.
+ * - `GET /array/<token>/config` and `/array/<token>/config.js`: the remote config posthog-js needs
+ *   before it loads surveys at all (remote-config.ts). Unknown token → 404.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppDeps } from '../../app.ts';
+import { ApiError, notFound } from '../../platform/errors.ts';
+import { etagMatches, weakEtag } from '../../sdk/definitions.ts';
+import { allowCors, refuseOtherPublicMethods } from '../../sdk/http.ts';
+import { SurveyFeedCache } from './cache.ts';
+import { remoteConfig, remoteConfigScript } from './remote-config.ts';
+import { FeedQuery, FeedResponse, RemoteConfigParams, RemoteConfigResponse } from './schemas.ts';
+
+export const FEED_URL = '/api/surveys';
+export const REMOTE_CONFIG_URL = '/array/:token/config';
+export const REMOTE_CONFIG_SCRIPT_URL = '/array/:token/config.js';
+const TAGS = ['surveys'];
+const security = [{}];
+
+const tokenMissing = () =>
+  new ApiError(401, 'authentication_error', 'not_authenticated', 'Project API key missing: send the project token (phc_…) as the "token" query parameter.');
+const tokenUnknown = () => new ApiError(401, 'authentication_error', 'authentication_failed', 'Project API key invalid: no project has this token.');
+
+function queryToken(request: FastifyRequest): string | null {
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  for (const name of ['token', 'api_key']) {
+    const raw = query[name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (typeof value === 'string' && value.trim() !== '') return value.trim();
+  }
+  return null;
+}
+
+/** The body, or a 304 when the client already holds it. Every client revalidates: the feed changes without notice. */
+function sendCached(request: FastifyRequest, reply: FastifyReply, body: string, etag: string, contentType: string): FastifyReply {
+  reply.header('etag', etag).header('cache-control', 'private, must-revalidate');
+  const ifNoneMatch = request.headers['if-none-match'];
+  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return reply.code(304).send();
+  return reply.header('content-type', contentType).send(body);
+}
+
+export function surveyFeedRoutes(deps: AppDeps) {
+  const cache = new SurveyFeedCache(deps.pool, deps.bus);
+  const tokens = deps.projectTokens;
+
+  const projectOfPathToken = async (token: string): Promise<number> => {
+    const projectId = await tokens.projectId(token);
+    if (projectId === null) throw notFound();
+    return projectId;
+  };
+
+  return async function register(app: FastifyInstance): Promise<void> {
+    allowCors(app, [FEED_URL, REMOTE_CONFIG_URL, REMOTE_CONFIG_SCRIPT_URL], 'GET, OPTIONS');
+
+    app.get(
+      FEED_URL,
+      {
+        config: { public: true },
+        schema: {
+          tags: TAGS,
+          summary: 'The surveys posthog-js shows (public)',
+          description:
+            'Authenticated by the project token (`?token=<phc_…>`). Every survey that is not archived, drafts and ' +
+            'finished ones too (posthog-js decides from `start_date`/`end_date`). `ETag` + `If-None-Match` → 304.',
+          security,
+          querystring: FeedQuery,
+          response: { 200: FeedResponse },
+        },
+      },
+      async (request, reply) => {
+        const token = queryToken(request);
+        if (token === null) throw tokenMissing();
+        const projectId = await tokens.projectId(token);
+        if (projectId === null) throw tokenUnknown();
+        const feed = await cache.feed(projectId);
+        return sendCached(request, reply, feed.json, feed.etag, 'application/json; charset=utf-8');
+      },
+    );
+    refuseOtherPublicMethods(app, FEED_URL, ['GET']);
+
+    for (const [url, script] of [
+      [REMOTE_CONFIG_URL, false],
+      [REMOTE_CONFIG_SCRIPT_URL, true],
+    ] as const) {
+      app.get(
+        url,
+        {
+          config: { public: true },
+          schema: {
+            tags: TAGS,
+            summary: script ? 'posthog-js remote config as a script (public)' : 'posthog-js remote config (public)',
+            description: 'The config posthog-js needs before it loads surveys; `surveys` is on while the project has one.',
+            security,
+            params: RemoteConfigParams,
+            ...(script ? {} : { response: { 200: RemoteConfigResponse } }),
+          },
+        },
+        async (request, reply) => {
+          const { token } = request.params as { token: string };
+          const projectId = await projectOfPathToken(token);
+          const feed = await cache.feed(projectId);
+          const config = remoteConfig(token, feed.surveyCount > 0);
+          const body = script ? remoteConfigScript(token, config) : JSON.stringify(config);
+          const contentType = script ? 'application/javascript; charset=utf-8' : 'application/json; charset=utf-8';
+          return sendCached(request, reply, body, weakEtag(body), contentType);
+        },
+      );
+      refuseOtherPublicMethods(app, url, ['GET']);
+    }
+  };
+}

@@ -1,0 +1,98 @@
+import type { AppDeps } from '../../app.ts';
+import { iterationJob } from './iteration.ts';
+import { responsesLimitJob } from './responses-limit.ts';
+import { runJob, type JobLog, type SurveyJobChange } from './runner.ts';
+import { samplingJob } from './sampling.ts';
+import { tryJobsLock } from './store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's periodic survey work (tests run a round at a chosen time with `runOnce`). */
+    surveyJobs: SurveyJobs;
+  }
+}
+
+export const DEFAULT_SURVEY_JOBS_INTERVAL_MS = 60_000;
+
+export interface SurveyJobsOptions {
+  log: JobLog;
+  /** Milliseconds between rounds; 0 turns the timer off (runOnce still works). */
+  intervalMs?: number;
+}
+
+export interface SurveyJobsReport {
+  /** Another process held the round's lock: this one did nothing. */
+  skipped: boolean;
+  changes: SurveyJobChange[];
+}
+
+const silent: JobLog = { info: () => {}, error: () => {} };
+
+/**
+ * The periodic survey work (reference §4): iteration advance, response-sampling rollout, stop at
+ * `responses_limit`. PostHog runs them as hourly/daily tasks; here every round does all three, and
+ * each only changes what is due, so running often is harmless. Safe with several processes on one
+ * database: a round holds a transaction-scoped advisory lock, a process that cannot take it skips
+ * the round, and every change re-checks its survey under a row lock.
+ */
+export class SurveyJobs {
+  private readonly log: JobLog;
+  private readonly intervalMs: number;
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<unknown> | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly deps: Pick<AppDeps, 'pool' | 'bus' | 'flagCache'>,
+    options: Partial<SurveyJobsOptions> = {},
+  ) {
+    this.log = options.log ?? silent;
+    this.intervalMs = options.intervalMs ?? DEFAULT_SURVEY_JOBS_INTERVAL_MS;
+  }
+
+  /** One round at `now`; answers what it changed. */
+  async runOnce(now: Date = new Date()): Promise<SurveyJobsReport> {
+    const lock = await this.deps.pool.connect();
+    try {
+      await lock.query('BEGIN');
+      if (!(await tryJobsLock(lock))) return { skipped: true, changes: [] };
+      const changes: SurveyJobChange[] = [];
+      // Stopping first: a survey that ends at its limit needs no iteration or sampling change.
+      changes.push(...(await runJob(this.deps, responsesLimitJob, now, this.log)));
+      changes.push(...(await runJob(this.deps, iterationJob, now, this.log)));
+      changes.push(...(await runJob(this.deps, samplingJob, now, this.log)));
+      return { skipped: false, changes };
+    } finally {
+      // Ending the lock's transaction releases the lock.
+      await lock.query('ROLLBACK').catch(() => {});
+      lock.release();
+    }
+  }
+
+  /** Rounds every `intervalMs` (the first one after one interval); the timer never keeps the process alive. */
+  start(): void {
+    if (this.intervalMs <= 0 || this.timer !== null || this.stopped) return;
+    this.schedule();
+  }
+
+  /** No more rounds; waits for the one in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.inFlight;
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.runOnce()
+        .catch((error: unknown) => this.log.error({ err: error }, 'survey jobs round failed'))
+        .finally(() => {
+          this.inFlight = null;
+          if (!this.stopped) this.schedule();
+        });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+}

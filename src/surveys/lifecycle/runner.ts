@@ -1,0 +1,80 @@
+/**
+ * Runs one job over its due surveys: each survey's change in its own transaction, with the survey
+ * row locked, its activity entry (`updated`, no user, `detail.trigger = {job_type, payload}`) and its
+ * change notice; the flag cache and this process's survey listeners are told after commit.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { AppDeps } from '../../app.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { diffChanges } from '../../platform/activity/changes.ts';
+import { recordActivity } from '../../platform/activity/store.ts';
+import { cacheOwnedFlags } from '../flags/owned.ts';
+import { findSurvey } from '../read-store.ts';
+import { SURVEY_ACTIVITY_SCOPE, type SurveyRecord } from '../record.ts';
+import type { AppliedChange, Candidate, SurveyJob } from './task.ts';
+
+export type JobDeps = Pick<AppDeps, 'pool' | 'bus' | 'flagCache'>;
+export type JobLog = Pick<FastifyBaseLogger, 'info' | 'error'>;
+
+export interface SurveyJobChange {
+  jobType: string;
+  projectId: number;
+  surveyId: string;
+  payload: Record<string, unknown>;
+  summary: string;
+}
+
+const asJson = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
+
+function fieldValues(survey: SurveyRecord, fields: string[]): Record<string, unknown> {
+  const record = survey as unknown as Record<string, unknown>;
+  return Object.fromEntries(fields.map((field) => [field, asJson(record[field])]));
+}
+
+async function applyToSurvey<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, target: SurveyRecord, context: C): Promise<AppliedChange | null> {
+  return withTransaction(deps.pool, async (client) => {
+    const survey = await findSurvey(client, target.project_id, target.id, true);
+    if (survey === null) return null;
+    const applied = await job.apply({ client, bus: deps.bus, now }, survey, context);
+    if (applied === null) return null;
+    const fields = Object.keys(applied.patch);
+    const after = { ...survey, ...applied.patch } as SurveyRecord;
+    const changes = [...diffChanges('Survey', fieldValues(survey, fields), fieldValues(after, fields), fields), ...applied.extraChanges];
+    await recordActivity(client, {
+      projectId: survey.project_id,
+      scope: SURVEY_ACTIVITY_SCOPE,
+      itemId: survey.id,
+      activity: 'updated',
+      userId: null,
+      detail: { changes, trigger: { job_type: job.jobType, payload: applied.payload }, type: null, name: survey.name, short_id: null },
+    });
+    await deps.bus.publish(client, { kind: 'survey', projectId: survey.project_id, id: survey.id });
+    return applied;
+  });
+}
+
+/** Every due survey of the job; a failure is logged and stops neither the other surveys nor the other jobs. */
+export async function runJob<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, log: JobLog): Promise<SurveyJobChange[]> {
+  let candidates: Candidate<C>[];
+  try {
+    candidates = await job.candidates(deps.pool, now);
+  } catch (error) {
+    log.error({ err: error, job: job.jobType }, 'survey job failed');
+    return [];
+  }
+  const made: SurveyJobChange[] = [];
+  for (const { survey, context } of candidates) {
+    try {
+      const applied = await applyToSurvey(deps, job, now, survey, context);
+      if (applied === null) continue;
+      cacheOwnedFlags(deps, applied.flags);
+      deps.bus.announce({ kind: 'survey', projectId: survey.project_id, id: survey.id });
+      const change = { jobType: job.jobType, projectId: survey.project_id, surveyId: survey.id, payload: applied.payload, summary: applied.summary };
+      log.info({ job: job.jobType, projectId: change.projectId, surveyId: change.surveyId, ...applied.payload }, change.summary);
+      made.push(change);
+    } catch (error) {
+      log.error({ err: error, job: job.jobType, projectId: survey.project_id, surveyId: survey.id }, 'survey job failed for this survey');
+    }
+  }
+  return made;
+}

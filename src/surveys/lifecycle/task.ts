@@ -1,0 +1,44 @@
+/** What a lifecycle job is made of; runner.ts runs every job the same way. */
+import type { PoolClient, Queryable } from '../../db/pool.ts';
+import type { FlagRecord } from '../../flags/record.ts';
+import type { Change } from '../../platform/activity/changes.ts';
+import type { ChangeBus } from '../../platform/changes/bus.ts';
+import type { SurveyRecord } from '../record.ts';
+import type { LifecyclePatch } from './store.ts';
+
+export interface JobTransaction {
+  client: PoolClient;
+  bus: ChangeBus;
+  now: Date;
+}
+
+/** A change a job made to one survey, inside the transaction. */
+export interface AppliedChange {
+  /** The survey fields written (the activity entry lists their before and after). */
+  patch: LifecyclePatch;
+  /** Changes that are not survey columns (e.g. the sampling flag's rollout). */
+  extraChanges: Change[];
+  /** `detail.trigger.payload` of the activity entry. */
+  payload: Record<string, unknown>;
+  /** Flags written, for this process's flag cache after commit. */
+  flags: FlagRecord[];
+  /** One line for the log. */
+  summary: string;
+}
+
+export interface Candidate<C> {
+  survey: SurveyRecord;
+  context: C;
+}
+
+export interface SurveyJob<C> {
+  /** PostHog's task name, written as `detail.trigger.job_type`. */
+  jobType: string;
+  /** The surveys with something due at `now` (read without locks; `apply` decides again). */
+  candidates(db: Queryable, now: Date): Promise<Candidate<C>[]>;
+  /**
+   * Decides again on the survey as locked now (another process or a PATCH may have changed it)
+   * and writes the change: its fields (updateSurveyLifecycle) and its flags. null = nothing due.
+   */
+  apply(tx: JobTransaction, survey: SurveyRecord, context: C): Promise<AppliedChange | null>;
+}

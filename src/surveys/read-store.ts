@@ -1,0 +1,33 @@
+import type { Queryable } from '../db/pool.ts';
+import { canonicalUuid } from '../events/ingestion/uuid.ts';
+import { notFound } from '../platform/errors.ts';
+import { userSummarySql } from '../platform/users/user-summary.ts';
+import type { SurveyRecord } from './record.ts';
+
+const SELECT_SURVEY = `SELECT s.*, ${userSummarySql('cu')} AS created_by
+  FROM surveys s LEFT JOIN users cu ON cu.id = s.created_by_id`;
+
+/** A path id that is not a UUID names no survey (404, as PostHog's `12345` test expects). */
+export function parseSurveyId(raw: string): string {
+  const id = canonicalUuid(raw);
+  if (id === null) throw notFound();
+  return id;
+}
+
+export async function findSurvey(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<SurveyRecord | null> {
+  const lock = forUpdate ? ' FOR UPDATE OF s' : '';
+  const { rows } = await db.query<SurveyRecord>(`${SELECT_SURVEY} WHERE s.project_id = $1 AND s.id = $2${lock}`, [projectId, id]);
+  return rows[0] ?? null;
+}
+
+/** The survey or a 404: what every `{id}` endpoint starts with. */
+export async function requireSurvey(db: Queryable, projectId: number, rawId: string, forUpdate = false): Promise<SurveyRecord> {
+  const survey = await findSurvey(db, projectId, parseSurveyId(rawId), forUpdate);
+  if (survey === null) throw notFound();
+  return survey;
+}
+
+export async function projectSurveys(db: Queryable, projectId: number): Promise<SurveyRecord[]> {
+  const { rows } = await db.query<SurveyRecord>(`${SELECT_SURVEY} WHERE s.project_id = $1 ORDER BY s.created_at DESC, s.id DESC`, [projectId]);
+  return rows;
+}

@@ -1,0 +1,65 @@
+/**
+ * Archiving single responses (reference §5.2–5.3, CONTRACT §5): a response is the uuid of its
+ * latest `survey sent` event; archiving stores it, unarchiving removes it. Both are idempotent and
+ * log activity only when something changed, in the same transaction. Nothing checks that an event
+ * with that uuid exists (as PostHog).
+ */
+import type { Pool, Queryable } from '../../db/pool.ts';
+import { withTransaction } from '../../db/transaction.ts';
+import { canonicalUuid } from '../../events/ingestion/uuid.ts';
+import { recordActivity } from '../../platform/activity/store.ts';
+import { validationError } from '../../platform/errors.ts';
+import { requireSurvey } from '../read-store.ts';
+import { SURVEY_ACTIVITY_SCOPE } from '../record.ts';
+
+export interface ArchiveAnswer {
+  response_uuid: string;
+  archived: boolean;
+}
+
+export async function archivedResponseUuids(pool: Pool, projectId: number, rawSurveyId: string): Promise<string[]> {
+  const survey = await requireSurvey(pool, projectId, rawSurveyId);
+  const { rows } = await pool.query<{ uuid: string }>(
+    'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 ORDER BY archived_at, response_uuid',
+    [projectId, survey.id],
+  );
+  return rows.map((row) => row.uuid);
+}
+
+function responseUuidOf(raw: string): string {
+  const uuid = canonicalUuid(raw);
+  if (uuid === null) throw validationError('Invalid UUID format', 'response_uuid', 'invalid');
+  return uuid;
+}
+
+// A uuid already archived under another survey of the project stays there (one row per uuid).
+const INSERT = `INSERT INTO survey_response_archives (project_id, survey_id, response_uuid) VALUES ($1, $2, $3)
+  ON CONFLICT (project_id, response_uuid) DO NOTHING RETURNING id`;
+const DELETE = 'DELETE FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 AND response_uuid = $3 RETURNING id';
+
+async function logResponseActivity(db: Queryable, projectId: number, surveyId: string, activity: string, uuid: string, userId: number): Promise<void> {
+  await recordActivity(db, {
+    projectId,
+    scope: SURVEY_ACTIVITY_SCOPE,
+    itemId: surveyId,
+    activity,
+    userId,
+    detail: { changes: null, trigger: null, type: null, name: `Response ${uuid}`, short_id: null },
+  });
+}
+
+/** Archive (`archived` true) or unarchive one response of the survey. */
+export async function setResponseArchived(
+  pool: Pool,
+  target: { projectId: number; rawSurveyId: string; rawResponseUuid: string; userId: number },
+  archived: boolean,
+): Promise<ArchiveAnswer> {
+  const survey = await requireSurvey(pool, target.projectId, target.rawSurveyId);
+  const uuid = responseUuidOf(target.rawResponseUuid);
+  await withTransaction(pool, async (client) => {
+    const { rowCount } = await client.query(archived ? INSERT : DELETE, [target.projectId, survey.id, uuid]);
+    if (!rowCount) return;
+    await logResponseActivity(client, target.projectId, survey.id, archived ? 'response_archived' : 'response_unarchived', uuid, target.userId);
+  });
+  return { response_uuid: uuid, archived };
+}

@@ -1,0 +1,152 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../../app.ts';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { ProjectParams } from '../schemas.ts';
+import { archivedResponseUuids, setResponseArchived } from './archive.ts';
+import { excludeArchivedArg, requestArgs, surveyIdsArg, type RawArgs } from './args.ts';
+import { surveyResponseCounts } from './counts.ts';
+import { parseDateRange } from './dates.ts';
+import { withReadSnapshot } from './read-snapshot.ts';
+import {
+  ArchiveResponse,
+  ArchivedUuidsResponse,
+  GlobalStatsResponse,
+  ResponseParams,
+  ResponsesCountQuery,
+  ResponsesCountResponse,
+  StatsQuery,
+  SurveyIdParams,
+  SurveyStatsResponse,
+} from './schemas.ts';
+import type { StatsBody } from './present.ts';
+import { StatsCache } from './stats-cache.ts';
+import { globalStats, surveyStats, type StatsArgs } from './stats.ts';
+
+const TAGS = ['surveys'];
+
+const ARGS_NOTE =
+  'Arguments are read from the query string, and from a JSON body when one is sent (a key in the body wins).';
+
+const statsArgs = (args: RawArgs): StatsArgs => ({
+  range: parseDateRange(args.date_from, args.date_to),
+  excludeArchived: excludeArchivedArg(args.exclude_archived),
+});
+
+/** archived-response-uuids, archive/unarchive, stats, global stats, responses_count (seed 7, 9–11, 15, 16). */
+export function surveyResponseRoutes(deps: AppDeps) {
+  const { pool } = deps;
+  const globalCache = new StatsCache<StatsBody>();
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/stats', ['GET']);
+    refuseOtherMethods(root, '/responses_count', ['GET']);
+    refuseOtherMethods(root, '/:id/stats', ['GET']);
+    refuseOtherMethods(root, '/:id/archived-response-uuids', ['GET']);
+    refuseOtherMethods(root, '/:id/responses/:response_uuid/archive', ['POST']);
+    refuseOtherMethods(root, '/:id/responses/:response_uuid/unarchive', ['POST']);
+
+    app.get(
+      '/:id/archived-response-uuids',
+      {
+        config: { scope: 'survey:read' },
+        schema: {
+          tags: TAGS,
+          summary: "The uuids of the survey's archived responses (a bare list, unordered)",
+          params: SurveyIdParams,
+          response: { 200: ArchivedUuidsResponse },
+        },
+      },
+      async (request) => archivedResponseUuids(pool, request.project.id, request.params.id),
+    );
+
+    for (const [action, archived] of [
+      ['archive', true],
+      ['unarchive', false],
+    ] as const) {
+      app.post(
+        `/:id/responses/:response_uuid/${action}`,
+        {
+          config: { scope: 'survey:write' },
+          schema: {
+            tags: TAGS,
+            summary: archived ? 'Archive one response (idempotent)' : 'Unarchive one response (idempotent)',
+            description: 'A malformed response_uuid is a 400 (attr response_uuid). Any body is ignored.',
+            params: ResponseParams,
+            response: { 200: ArchiveResponse },
+          },
+        },
+        async (request) =>
+          setResponseArchived(
+            pool,
+            {
+              projectId: request.project.id,
+              rawSurveyId: request.params.id,
+              rawResponseUuid: request.params.response_uuid,
+              userId: request.principal.user.id,
+            },
+            archived,
+          ),
+      );
+    }
+
+    app.get(
+      '/:id/stats',
+      {
+        config: { scope: 'survey:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'Shown, dismissed and sent counts, unique persons and rates of one survey, inside its dates',
+          description: ARGS_NOTE,
+          params: SurveyIdParams,
+          querystring: StatsQuery,
+          response: { 200: SurveyStatsResponse },
+        },
+      },
+      async (request) => {
+        const args = await requestArgs(request);
+        return surveyStats(pool, request.project.id, request.params.id, () => statsArgs(args));
+      },
+    );
+
+    app.get(
+      '/stats',
+      {
+        config: { scope: 'survey:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'The same statistics over every survey of the project that is not archived',
+          description: `${ARGS_NOTE} Answers are kept in memory while nothing they depend on changes; \`Cache-Control: no-cache\` computes afresh.`,
+          params: ProjectParams,
+          querystring: StatsQuery,
+          response: { 200: GlobalStatsResponse },
+        },
+      },
+      async (request) => {
+        const bypass = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '');
+        return globalStats(pool, request.project.id, statsArgs(await requestArgs(request)), { cache: globalCache, bypass });
+      },
+    );
+
+    app.get(
+      '/responses_count',
+      {
+        config: { scope: 'survey:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'Responses per survey, each counted inside its own dates',
+          description: ARGS_NOTE,
+          params: ProjectParams,
+          querystring: ResponsesCountQuery,
+          response: { 200: ResponsesCountResponse },
+        },
+      },
+      async (request) => {
+        const args = await requestArgs(request);
+        const options = { surveyIds: surveyIdsArg(args.survey_ids), excludeArchived: excludeArchivedArg(args.exclude_archived) };
+        const counts = await withReadSnapshot(pool, (client) => surveyResponseCounts(client, request.project.id, options));
+        return Object.fromEntries(counts);
+      },
+    );
+  };
+}

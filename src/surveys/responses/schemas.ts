@@ -1,0 +1,71 @@
+import { Type } from 'typebox';
+
+export const SurveyIdParams = Type.Object({ project_id: Type.String(), id: Type.String({ description: 'the survey uuid' }) });
+export const ResponseParams = Type.Object({
+  project_id: Type.String(),
+  id: Type.String({ description: 'the survey uuid' }),
+  response_uuid: Type.String({ description: 'the uuid of the (latest) `survey sent` event of the response' }),
+});
+
+const DateArg = Type.String({
+  description: 'ISO 8601 (with Z or an offset; a date alone, or no offset, reads as UTC). Also accepted in a JSON body.',
+});
+const ExcludeArchivedArg = Type.String({ description: '`true` leaves archived responses out. Also accepted in a JSON body.' });
+
+/** Checked by the handlers (PostHog's messages); the schema documents them. */
+export const StatsQuery = Type.Object(
+  { date_from: Type.Optional(DateArg), date_to: Type.Optional(DateArg), exclude_archived: Type.Optional(ExcludeArchivedArg) },
+  { additionalProperties: true },
+);
+export const ResponsesCountQuery = Type.Object(
+  {
+    exclude_archived: Type.Optional(ExcludeArchivedArg),
+    survey_ids: Type.Optional(Type.String({ description: 'comma-separated survey uuids; none = every survey. Also accepted in a JSON body.' })),
+  },
+  { additionalProperties: true },
+);
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const EventStats = Type.Object({
+  total_count: Type.Integer(),
+  unique_persons: Type.Integer(),
+  first_seen: Nullable(Type.String()),
+  last_seen: Nullable(Type.String()),
+  unique_persons_only_seen: Type.Integer(),
+  total_count_only_seen: Type.Integer(),
+});
+
+export const Rates = Type.Object({
+  response_rate: Type.Number(),
+  dismissal_rate: Type.Number(),
+  unique_users_response_rate: Type.Number(),
+  unique_users_dismissal_rate: Type.Number(),
+});
+
+const StatsMap = Type.Object(
+  {
+    'survey shown': Type.Optional(EventStats),
+    'survey dismissed': Type.Optional(EventStats),
+    'survey sent': Type.Optional(EventStats),
+  },
+  { description: 'per event name; empty when the project has no survey that is not archived (global)' },
+);
+
+export const GlobalStatsResponse = Type.Object({ stats: StatsMap, rates: Rates });
+
+export const SurveyStatsResponse = Type.Object({
+  stats: StatsMap,
+  rates: Rates,
+  survey_id: Type.String(),
+  start_date: Nullable(Type.String()),
+  end_date: Nullable(Type.String()),
+});
+
+export const ResponsesCountResponse = Type.Record(Type.String(), Type.Integer(), {
+  description: 'survey uuid → responses inside its window; surveys without responses are absent',
+});
+
+export const ArchivedUuidsResponse = Type.Array(Type.String());
+
+export const ArchiveResponse = Type.Object({ response_uuid: Type.String(), archived: Type.Boolean() });

@@ -1,0 +1,182 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { AppDeps } from '../app.ts';
+import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
+import { membershipLevel } from '../platform/auth/principal.ts';
+import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
+import { pageLinks, pageOf } from '../platform/http/pagination.ts';
+import { sendJson } from '../platform/http/send-json.ts';
+import { toUserSummary } from '../platform/users/user-summary.ts';
+import { createSurvey } from './create.ts';
+import { deleteSurveyById } from './delete.ts';
+import { duplicateSurvey } from './duplicate.ts';
+import { flagsFrom, presentSurvey, presentWrittenSurvey, type SurveyViewer } from './present.ts';
+import { requireSurvey } from './read-store.ts';
+import { SURVEY_ACTIVITY_SCOPE } from './record.ts';
+import {
+  DuplicateBody,
+  DuplicateResponse,
+  ProjectParams,
+  SurveyListQuery,
+  SurveyListResponse,
+  SurveyParams,
+  SurveyResponse,
+  SurveyWriteBody,
+  SurveyWriteResponse,
+} from './schemas.ts';
+import { listSurveys } from './store.ts';
+import { updateSurveyById } from './update.ts';
+
+const TAGS = ['surveys'];
+
+function viewerOf(request: FastifyRequest): SurveyViewer {
+  return { userId: request.principal.user.id, organizationLevel: membershipLevel(request.principal, request.project.organizationId) };
+}
+
+/** CRUD, search, activity (seed 1–6, 14) and duplicate_to_projects (8). Answers are sent as JSON text; the schemas document them. */
+export function surveyRoutes(deps: AppDeps) {
+  const { pool, flagCache } = deps;
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, '/', ['GET', 'POST']);
+    refuseOtherMethods(root, '/activity', ['GET']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+    refuseOtherMethods(root, '/:id/activity', ['GET']);
+    refuseOtherMethods(root, '/:id/duplicate_to_projects', ['POST']);
+
+    app.get(
+      '/',
+      {
+        config: { scope: 'survey:read' },
+        schema: { tags: TAGS, summary: 'List surveys (newest first)', params: ProjectParams, querystring: SurveyListQuery, response: { 200: SurveyListResponse } },
+      },
+      async (request, reply) => {
+        const page = pageOf(request.query);
+        const { search, archived } = request.query;
+        const { count, surveys } = await listSurveys(pool, request.project.id, {
+          search,
+          archived: archived === undefined ? undefined : archived.toLowerCase() === 'true',
+          ...page,
+        });
+        const flags = flagsFrom(await flagCache.project(request.project.id));
+        const viewer = viewerOf(request);
+        const results = surveys.map((survey) => presentSurvey(survey, flags, viewer));
+        return sendJson(reply, JSON.stringify({ count, ...pageLinks(request, page, count), results }));
+      },
+    );
+
+    app.post(
+      '/',
+      {
+        config: { scope: 'survey:write' },
+        schema: { tags: TAGS, summary: 'Create a survey', params: ProjectParams, body: SurveyWriteBody, response: { 201: SurveyWriteResponse } },
+      },
+      async (request, reply) => {
+        const { survey, flags } = await createSurvey(deps, request.project.id, toUserSummary(request.principal.user), request.body);
+        const source = flagsFrom(await flagCache.project(request.project.id), flags);
+        return sendJson(reply.code(201), JSON.stringify(presentWrittenSurvey(survey, source, request.body.remove_targeting_flag)));
+      },
+    );
+
+    app.get(
+      '/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags: TAGS, summary: 'Activity of every survey in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: SURVEY_ACTIVITY_SCOPE }),
+    );
+
+    app.get(
+      '/:id',
+      {
+        config: { scope: 'survey:read' },
+        schema: { tags: TAGS, summary: 'Retrieve a survey', params: SurveyParams, response: { 200: SurveyResponse } },
+      },
+      async (request, reply) => {
+        const survey = await requireSurvey(pool, request.project.id, request.params.id);
+        const flags = flagsFrom(await flagCache.project(request.project.id));
+        return sendJson(reply, JSON.stringify(presentSurvey(survey, flags, viewerOf(request))));
+      },
+    );
+
+    app.patch(
+      '/:id',
+      {
+        config: { scope: 'survey:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Update a survey',
+          description:
+            'Launch with `start_date`, stop with `end_date`, resume with `end_date: null`, archive with `archived`; the targeting and internal flags follow. `remove_targeting_flag: true` soft-deletes the targeting flag.',
+          params: SurveyParams,
+          body: SurveyWriteBody,
+          response: { 200: SurveyWriteResponse },
+        },
+      },
+      async (request, reply) => {
+        const { survey, flags } = await updateSurveyById(deps, {
+          projectId: request.project.id,
+          rawId: request.params.id,
+          actor: toUserSummary(request.principal.user),
+          body: request.body,
+        });
+        const source = flagsFrom(await flagCache.project(request.project.id), flags);
+        return sendJson(reply, JSON.stringify(presentWrittenSurvey(survey, source, request.body.remove_targeting_flag)));
+      },
+    );
+
+    app.delete(
+      '/:id',
+      {
+        config: { scope: 'survey:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Delete a survey (204); its targeting, internal and sampling flags are soft-deleted, the linked flag is kept',
+          params: SurveyParams,
+        },
+      },
+      async (request, reply) => {
+        await deleteSurveyById(deps, request.project.id, request.params.id, toUserSummary(request.principal.user));
+        return reply.code(204).send();
+      },
+    );
+
+    app.get(
+      '/:id/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags: TAGS, summary: 'Activity of one survey', params: SurveyParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => {
+        const survey = await requireSurvey(pool, request.project.id, request.params.id);
+        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: SURVEY_ACTIVITY_SCOPE, itemId: survey.id });
+      },
+    );
+
+    app.post(
+      '/:id/duplicate_to_projects',
+      {
+        config: { scope: 'survey:write' },
+        schema: {
+          tags: TAGS,
+          summary: 'Copy the survey, as a draft, into every target project: all or nothing, in one transaction',
+          description:
+            'Body `{"target_team_ids": [...]}` (or `target_project_ids`). Every target must be a project the key may reach. Each copy is validated as a create in its project and gets its own internal targeting flag.',
+          params: SurveyParams,
+          body: DuplicateBody,
+          response: { 200: DuplicateResponse },
+        },
+      },
+      async (request, reply) => {
+        const result = await duplicateSurvey(deps, {
+          projectId: request.project.id,
+          rawId: request.params.id,
+          principal: request.principal,
+          body: request.body,
+        });
+        return sendJson(reply, JSON.stringify(result));
+      },
+    );
+  };
+}
