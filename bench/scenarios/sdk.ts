@@ -389,7 +389,13 @@ function missedAimNotes(aims: Aim[], runs: Run[], scale: Run[], connections: num
         `requests waiting on a server that serves one at a time. A p99 under ${AIM_P99_MS} ms at ${highConnections} connections needs at least ` +
         `${needed.toLocaleString('en-US')} req/s, about ${round2(1000 / needed)} core-ms per request on the event loop's one core; ` +
         `measured: ${cost?.serverCoreMs ?? '?'} server core-ms (+ PostgreSQL ${cost?.postgresCoreMs ?? '?'}) for an answer of ` +
-        `${high.result.bytesPerResponse.toLocaleString('en-US')} B.` +
+        `${high.result.bytesPerResponse.toLocaleString('en-US')} B` +
+        (cost ? `, ${round2((cost.serverCoreMs * 1000) / AIM_FLAGS)} core-µs per flag` : '') +
+        '.' +
+        (cost && high.result.cpu
+          ? ` The load generator alone spent ${cost.benchCoreMs} core-ms per answer reading it: ${needed.toLocaleString('en-US')} req/s would ` +
+            `take ${round1((cost.benchCoreMs * needed) / 1000)} of the machine's ${high.result.cpu.cores} cores for autocannon alone.`
+          : '') +
         (single ? ` Without a queue (1 connection): p50 ${single.result.latencyMs.p50} ms, p99 ${single.result.latencyMs.p99} ms, ${single.result.requestsPerSecond} req/s.` : ''),
     );
   }

@@ -5,8 +5,9 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import {
-  evaluateFlag,
   evaluateFlags,
+  flagEvaluator,
+  FlagSet,
   type CohortDefinition,
   type EvaluationContext,
   type EvaluationFlag,
@@ -146,8 +147,8 @@ function probeFlag(key: string, properties: FlagProperty[], aggregation: number 
 
 /** Is the person in this cohort? (Cohort membership as a flag condition decides it.) */
 export function cohortMatcher(cohortId: number): Matcher {
-  const flag = probeFlag(`$cohort_${cohortId}`, [{ key: 'id', type: 'cohort', value: cohortId, operator: 'in' }]);
-  return (ctx) => evaluateFlag(flag, ctx).enabled;
+  const evaluate = flagEvaluator(probeFlag(`$cohort_${cohortId}`, [{ key: 'id', type: 'cohort', value: cohortId, operator: 'in' }]));
+  return (ctx) => evaluate(ctx).enabled;
 }
 
 /**
@@ -156,14 +157,23 @@ export function cohortMatcher(cohortId: number): Matcher {
  */
 export function conditionMatcher(properties: FlagProperty[], aggregation: number | null, flags: readonly EvaluationFlag[]): Matcher {
   const flag = probeFlag('$blast_radius', properties, aggregation);
-  if (!properties.some((property) => property.type === 'flag')) return (ctx) => evaluateFlag(flag, ctx).enabled;
-  const all = [...flags.filter((f) => f.key !== flag.key), flag];
-  return (ctx) => evaluateFlags(all, ctx, { onlyKeys: [flag.key] }).get(flag.key)?.enabled === true;
+  if (!properties.some((property) => property.type === 'flag')) return enabledBy(flag);
+  return enabledAmong(flag, [...flags.filter((f) => f.key !== flag.key), flag]);
 }
 
 /** Is this flag on for the person? `flags` holds the flag and the flags it depends on. */
 export function flagMatcher(flag: EvaluationFlag, flags: readonly EvaluationFlag[]): Matcher {
   const dependsOnOthers = flags.some((other) => other.id !== flag.id);
-  if (!dependsOnOthers) return (ctx) => evaluateFlag(flag, ctx).enabled;
-  return (ctx) => evaluateFlags(flags, ctx, { onlyKeys: [flag.key] }).get(flag.key)?.enabled === true;
+  return dependsOnOthers ? enabledAmong(flag, flags) : enabledBy(flag);
+}
+
+// Matchers run once per person of a population: flags are prepared (and indexed) once, here.
+function enabledBy(flag: EvaluationFlag): Matcher {
+  const evaluate = flagEvaluator(flag);
+  return (ctx) => evaluate(ctx).enabled;
+}
+
+function enabledAmong(flag: EvaluationFlag, flags: readonly EvaluationFlag[]): Matcher {
+  const set = new FlagSet(flags);
+  return (ctx) => evaluateFlags(set, ctx, { onlyKeys: [flag.key] }).get(flag.key)?.enabled === true;
 }

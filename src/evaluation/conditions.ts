@@ -3,27 +3,52 @@
  * rollout check. Also the order condition sets are evaluated in.
  */
 import type { EvaluationEnv } from './env.ts';
-import { inRollout } from './hash.ts';
+import { inRollout, type HashedFlag } from './hash.ts';
 import { MISSING } from './logic.ts';
-import type { Subject } from './subjects.ts';
-import type { FlagGroup } from './types.ts';
+import type { FlagGroup, FlagProperty } from './types.ts';
 
 export type ConditionOutcome = 'match' | 'no_match' | 'out_of_rollout_bound' | 'missing_dependency';
 
+/**
+ * A condition set read once into one shape for every flag (stored groups differ in their keys, which
+ * would make every read of them a slow one).
+ */
+export interface Condition {
+  /** The stored position (`condition_index`). */
+  readonly index: number;
+  readonly properties: readonly FlagProperty[];
+  readonly rollout: number | null | undefined;
+  /** The set's own group type index (mixed targeting); absent or null: the flag's subject. */
+  readonly aggregation: number | null | undefined;
+  /** The set's variant override when it names one of the flag's variants, else null. */
+  readonly override: string | null;
+}
+
+export function readCondition(group: FlagGroup, index: number, variantKeys: ReadonlySet<string>): Condition {
+  return {
+    index,
+    properties: group.properties ?? [],
+    rollout: group.rollout_percentage,
+    aggregation: group.aggregation_group_type_index,
+    override: typeof group.variant === 'string' && variantKeys.has(group.variant) ? group.variant : null,
+  };
+}
+
 export function evaluateCondition(
-  flagKey: string,
-  group: FlagGroup,
-  subject: Subject & { identifier: string },
+  flag: HashedFlag,
+  condition: Condition,
+  properties: Record<string, unknown>,
+  identifier: string,
   env: EvaluationEnv,
 ): ConditionOutcome {
   let missing = false;
-  for (const property of group.properties ?? []) {
-    const result = env.matchMember(property, subject.properties);
+  for (const property of condition.properties) {
+    const result = env.matchMember(property, properties);
     if (result === false) return 'no_match';
     if (result === MISSING) missing = true;
   }
   if (missing) return 'missing_dependency';
-  return inRollout(flagKey, subject.identifier, group.rollout_percentage) ? 'match' : 'out_of_rollout_bound';
+  return inRollout(flag, identifier, condition.rollout) ? 'match' : 'out_of_rollout_bound';
 }
 
 /**

@@ -1,42 +1,69 @@
 /**
  * Bucketing (reference §6.1): sha1 of `${flagKey}.${identifier}${salt}`, the first 15 hex digits
- * read as an integer and divided by 2^60 − 1. The conversion goes through BigInt so the integer is
- * rounded to a double exactly once, as Python's int → float and posthog-node's parseInt do.
+ * read as an integer and divided by 2^60 − 1. The integer is rounded to a double exactly once, as
+ * Python's int → float and posthog-node's parseInt do (sha1.ts).
  */
-import { hash } from 'node:crypto';
+import { sha1Leading60, sha1Leading60OfBytes, utf8 } from './sha1.ts';
 import type { FlagVariant } from './types.ts';
 
 const LONG_SCALE = 1152921504606846975; // 0xfffffffffffffff (as a double, 2^60)
+const NO_SALT: Uint8Array = new Uint8Array(0);
+const VARIANT_SALT = utf8('variant');
 
-function hashText(text: string): number {
-  // The one-shot digest: a third of createHash's cost on this hot path (every flag, every request).
-  const hex = hash('sha1', text, 'hex').slice(0, 15);
-  return Number(BigInt(`0x${hex}`)) / LONG_SCALE;
+/**
+ * A flag as the rollout and variant hashes take it: its key, or `hashPrefixOf(key)` from callers
+ * that hash the same flag for many people (the text is then not encoded again each time).
+ */
+export type HashedFlag = string | Uint8Array;
+
+/** `${flagKey}.` in UTF-8, the start of every bucketing text of the flag. */
+export function hashPrefixOf(flagKey: string): Uint8Array {
+  return utf8(`${flagKey}.`);
+}
+
+// One person's identifier is hashed for every flag in a row: its bytes are kept until the next one.
+let lastIdentifier = '';
+let lastIdentifierBytes: Uint8Array = NO_SALT;
+
+function identifierBytes(identifier: string): Uint8Array {
+  if (identifier !== lastIdentifier) {
+    lastIdentifierBytes = utf8(identifier);
+    lastIdentifier = identifier;
+  }
+  return lastIdentifierBytes;
+}
+
+function hashOf(flag: HashedFlag, identifier: string, salt: '' | 'variant'): number {
+  if (typeof flag === 'string') return flagHash(flag, identifier, salt);
+  return sha1Leading60OfBytes(flag, identifierBytes(identifier), salt === '' ? NO_SALT : VARIANT_SALT) / LONG_SCALE;
 }
 
 /** A number in [0, 1] for this flag and identifier; salt `""` for rollouts, `"variant"` for variants. */
 export function flagHash(flagKey: string, identifier: string, salt = ''): number {
-  return hashText(`${flagKey}.${identifier}${salt}`);
+  // `${flagKey}.${identifier}${salt}`, hashed without building the text.
+  return sha1Leading60(flagKey, '.', identifier, salt) / LONG_SCALE;
 }
 
 /** The holdout hash: `holdout-${identifier}`, the same for every flag. */
 export function holdoutHash(identifier: string): number {
-  return hashText(`holdout-${identifier}`);
+  return sha1Leading60('holdout-', identifier) / LONG_SCALE;
 }
 
 /** A rollout passes when the hash is at most `percentage / 100`; null means 100 %. */
-export function inRollout(flagKey: string, identifier: string, percentage: number | null | undefined): boolean {
+export function inRollout(flag: HashedFlag, identifier: string, percentage: number | null | undefined): boolean {
   if (percentage === null || percentage === undefined) return true;
-  return flagHash(flagKey, identifier) <= percentage / 100;
+  // The hash never exceeds 1 ((2^60 − 1) and its divisor round to the same double), so 100 % needs no hash.
+  if (typeof percentage === 'number' && percentage >= 100) return true;
+  return hashOf(flag, identifier, '') <= percentage / 100;
 }
 
 /**
  * The variant whose range [min, max) holds the variant hash; ranges are laid end to end in the
  * stored order. Null when the percentages add up to less than the hash (the flag is then plain true).
  */
-export function pickVariant(flagKey: string, identifier: string, variants: readonly FlagVariant[]): string | null {
+export function pickVariant(flag: HashedFlag, identifier: string, variants: readonly FlagVariant[]): string | null {
   if (variants.length === 0) return null;
-  const hash = flagHash(flagKey, identifier, 'variant');
+  const hash = hashOf(flag, identifier, 'variant');
   let min = 0;
   for (const variant of variants) {
     // A missing percentage poisons the ranges that follow (NaN), as in posthog-node.

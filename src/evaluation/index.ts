@@ -1,5 +1,6 @@
 /** The flag evaluation engine: one entry point (`evaluateFlags`) and the pieces other features reuse. */
-export { evaluateFlag, evaluateFlags, payloadFor } from './engine.ts';
+export { evaluateFlag, flagEvaluator, payloadFor } from './engine.ts';
+export { evaluateFlags, FlagSet } from './flag-set.ts';
 export { dependencyChains, flagEvaluatesTo } from './dependencies.ts';
 export { flagHash, holdoutHash, inRollout, pickVariant } from './hash.ts';
 export { matchProperty } from './operators.ts';

@@ -37,23 +37,30 @@ export function describeReason(code: ReasonCode, conditionIndex: number | null):
   }
 }
 
+// Reasons are few (code × condition index) and read-only: one frozen object each, shared by every
+// result, so evaluating a flag allocates no reason (nor its description).
+const reasons: Record<ReasonCode, FlagReason[]> = {
+  condition_match: [],
+  no_condition_match: [],
+  out_of_rollout_bound: [],
+  no_group_type: [],
+  super_condition_value: [],
+  holdout_condition_value: [],
+  flag_disabled: [],
+  missing_dependency: [],
+};
+const MAX_CACHED_INDEX = 1000;
+
 export function reason(code: ReasonCode, conditionIndex: number | null): FlagReason {
-  return { code, condition_index: conditionIndex, description: describeReason(code, conditionIndex) };
+  const slot = conditionIndex === null ? 0 : conditionIndex + 1;
+  const byIndex = reasons[code];
+  if (!byIndex || !Number.isInteger(slot) || slot < 0 || slot > MAX_CACHED_INDEX) {
+    return Object.freeze({ code, condition_index: conditionIndex, description: describeReason(code, conditionIndex) });
+  }
+  return (byIndex[slot] ??= Object.freeze({ code, condition_index: conditionIndex, description: describeReason(code, conditionIndex) }));
 }
 
-/** Keeps the reason a failed flag reports while its condition sets are walked in order. */
-export class NonMatchReason {
-  private code: ReasonCode = 'no_condition_match';
-  private index: number | null = null;
-
-  note(code: ReasonCode, index: number): void {
-    if (RANK[code] >= RANK[this.code]) {
-      this.code = code;
-      this.index = index;
-    }
-  }
-
-  get(): FlagReason {
-    return reason(this.code, this.index);
-  }
+/** Whether a non-match reason seen later replaces the one kept (on equal rank the later one wins). */
+export function outranks(code: ReasonCode, kept: ReasonCode): boolean {
+  return RANK[code] >= RANK[kept];
 }

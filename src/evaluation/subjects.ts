@@ -29,18 +29,44 @@ function deviceIdOf(ctx: EvaluationContext): string | null {
   return null;
 }
 
-export function personSubject(flag: EvaluationFlag, ctx: EvaluationContext): Subject {
-  const properties = { distinct_id: ctx.distinctId, ...ctx.personProperties };
-  if (flag.bucketing_identifier === 'device_id') {
-    const deviceId = deviceIdOf(ctx);
-    return { identifier: deviceId, baseIdentifier: deviceId ?? ctx.distinctId, properties };
+/**
+ * The subjects of one context, built once and shared by every flag evaluated with it (a project's
+ * flags mostly hash the same person with the same properties). Subjects are read-only.
+ */
+export class Subjects {
+  private personProperties: Record<string, unknown> | null = null;
+  private person: Subject | null = null;
+  private deviceSubject: Subject | null = null;
+  private readonly groups = new Map<number, Subject | null>();
+
+  constructor(private readonly ctx: EvaluationContext) {}
+
+  private properties(): Record<string, unknown> {
+    return (this.personProperties ??= { distinct_id: this.ctx.distinctId, ...this.ctx.personProperties });
   }
-  const override = flag.ensure_experience_continuity ? ctx.hashKeyOverrides?.[flag.key] : undefined;
-  return {
-    identifier: typeof override === 'string' ? override : ctx.distinctId,
-    baseIdentifier: ctx.distinctId,
-    properties,
-  };
+
+  personFor(flag: EvaluationFlag): Subject {
+    const ctx = this.ctx;
+    if (flag.bucketing_identifier === 'device_id') {
+      if (!this.deviceSubject) {
+        const deviceId = deviceIdOf(ctx);
+        this.deviceSubject = { identifier: deviceId, baseIdentifier: deviceId ?? ctx.distinctId, properties: this.properties() };
+      }
+      return this.deviceSubject;
+    }
+    const override = flag.ensure_experience_continuity ? ctx.hashKeyOverrides?.[flag.key] : undefined;
+    if (typeof override === 'string') return { identifier: override, baseIdentifier: ctx.distinctId, properties: this.properties() };
+    return (this.person ??= { identifier: ctx.distinctId, baseIdentifier: ctx.distinctId, properties: this.properties() });
+  }
+
+  group(groupTypeIndex: number): Subject | null {
+    let subject = this.groups.get(groupTypeIndex);
+    if (subject === undefined) {
+      subject = groupSubject(groupTypeIndex, this.ctx);
+      this.groups.set(groupTypeIndex, subject);
+    }
+    return subject;
+  }
 }
 
 export function groupSubject(groupTypeIndex: number, ctx: EvaluationContext): Subject | null {

@@ -52,7 +52,11 @@ export function looseText(value: unknown): string {
 
 /** Lower-cases A–Z only, as the flags service and posthog-node do for substring operators. */
 export function asciiLower(text: string): string {
-  return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code >= 65 && code <= 90) return text.replace(/[A-Z]/g, (c) => c.toLowerCase());
+  }
+  return text;
 }
 
 /** `true`, `false`, `"True"`, `"FALSE"`, or a list made only of those (an empty list counts). */

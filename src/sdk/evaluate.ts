@@ -4,11 +4,11 @@
  * the selection.
  */
 import type { Pool } from '../db/pool.ts';
-import { evaluateFlags, type FlagResult } from '../evaluation/index.ts';
+import type { FlagResult } from '../evaluation/index.ts';
 import { loadContext, type ContextLog, type SubjectInput } from './context.ts';
-import type { LiveFlag, ProjectView } from './project-view.ts';
+import type { LiveFlag, ProjectView, Runtime } from './project-view.ts';
 
-export type Runtime = 'server' | 'client';
+export type { Runtime } from './project-view.ts';
 
 export interface Selection {
   /** `flag_keys_to_evaluate`: only these keys. */
@@ -34,17 +34,17 @@ export interface Evaluation {
 
 export const SURVEY_TARGETING_PREFIX = 'survey-targeting-';
 
-function runtimeMatches(flagRuntime: string, runtime: Runtime | null | undefined): boolean {
-  if (!runtime) return true;
-  return flagRuntime === runtime || (flagRuntime !== 'server' && flagRuntime !== 'client');
-}
-
-export function selectFlags(view: ProjectView, selection: Selection): LiveFlag[] {
+/**
+ * The flags a request asks for, before anything is evaluated. The usual requests (every flag, or
+ * every flag of one runtime) get a list the view keeps, so they cost no filtering.
+ */
+export function selectFlags(view: ProjectView, selection: Selection): readonly LiveFlag[] {
+  const byRuntime = selection.runtime ? view.flagsFor(selection.runtime) : view.flags;
   const only = selection.onlyKeys ? new Set(selection.onlyKeys) : null;
   const contexts = selection.evaluationContexts && selection.evaluationContexts.length > 0 ? new Set(selection.evaluationContexts) : null;
-  return view.flags.filter(({ record }) => {
+  if (!only && !contexts && !selection.onlySurveyFlags) return byRuntime;
+  return byRuntime.filter(({ record }) => {
     if (only && !only.has(record.key)) return false;
-    if (!runtimeMatches(record.evaluation_runtime, selection.runtime)) return false;
     if (contexts && record.evaluation_tags.length > 0 && !record.evaluation_tags.some((tag) => contexts.has(tag))) return false;
     if (selection.onlySurveyFlags && !record.owned_by_survey && !record.key.startsWith(SURVEY_TARGETING_PREFIX)) return false;
     return true;
@@ -62,8 +62,9 @@ export async function evaluateFor(
   const selected = selectFlags(view, selection);
   if (selected.length === 0) return { flags: [], errors: false };
   const { ctx, errors } = await loadContext(pool, view, input, log);
-  const results = evaluateFlags(view.evaluationFlags, ctx, { onlyKeys: selected.map((live) => live.record.key) });
-  return { flags: selected.map((live) => ({ live, result: results.get(live.record.key)! })), errors };
+  const everyFlag = selected === view.flags && view.alignedWithFlagSet;
+  const results = view.flagSet.evaluate(ctx, everyFlag ? undefined : selected.map((live) => live.flag));
+  return { flags: selected.map((live, i) => ({ live, result: results[i] })), errors };
 }
 
 /** PostHog's flag value: the variant, else whether it is enabled. */

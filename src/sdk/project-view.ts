@@ -3,16 +3,27 @@
  * live flags in the engine's form, its cohorts and group types, what a person load must read
  * (static cohorts in use, experience continuity), and the definitions bodies (rendered on first use).
  */
-import type { CohortDefinition, EvaluationFlag } from '../evaluation/index.ts';
+import { FlagSet, type CohortDefinition, type EvaluationFlag } from '../evaluation/index.ts';
 import { displayFilters } from '../flags/derive.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
 import { renderDefinitions, type RenderedDefinitions } from './definitions.ts';
+import { DetailFragments } from './detail-fragments.ts';
 
-/** A live (not deleted) flag: its record and its engine form (filters as the API shows them). */
+/** A live (not deleted) flag: its record, its engine form (filters as the API shows them), its `/flags?v=2` entries. */
 export interface LiveFlag {
   record: FlagRecord;
   flag: EvaluationFlag;
+  detail: DetailFragments;
+}
+
+/** The runtime a caller evaluates in (`evaluation_runtime` of `/flags`). */
+export type Runtime = 'server' | 'client';
+
+/** Whether a flag of `flagRuntime` is served to a caller of `runtime` (`all`/`both` flags match any). */
+export function runtimeMatches(flagRuntime: string, runtime: Runtime | null | undefined): boolean {
+  if (!runtime) return true;
+  return flagRuntime === runtime || (flagRuntime !== 'server' && flagRuntime !== 'client');
 }
 
 export interface ProjectExtras {
@@ -40,6 +51,10 @@ export class ProjectView {
   readonly flags: readonly LiveFlag[];
   readonly byKey: ReadonlyMap<string, LiveFlag>;
   readonly evaluationFlags: readonly EvaluationFlag[];
+  /** The engine's prepared form of the live flags, shared by every evaluation of this view. */
+  readonly flagSet: FlagSet;
+  /** Whether `flagSet.flags` are `flags`' engine forms in the same order (ids are unique). */
+  readonly alignedWithFlagSet: boolean;
   readonly cohorts: ReadonlyMap<number, CohortDefinition>;
   readonly groupTypeMapping: Readonly<Record<number, string>>;
   readonly groupTypeIndexes: ReadonlyMap<string, number>;
@@ -48,15 +63,21 @@ export class ProjectView {
   /** Active live flags that keep experience continuity (hash-key overrides). */
   readonly continuityKeys: readonly string[];
   private readonly rendered = new Map<boolean, RenderedDefinitions>();
+  private readonly byRuntime = new Map<Runtime, readonly LiveFlag[]>();
 
   constructor(
     readonly projectId: number,
     records: readonly FlagRecord[],
     extras: ProjectExtras,
   ) {
-    this.flags = records.filter((record) => !record.deleted).map((record) => ({ record, flag: toEvaluationFlag(record) }));
+    this.flags = records
+      .filter((record) => !record.deleted)
+      .map((record) => ({ record, flag: toEvaluationFlag(record), detail: new DetailFragments(record) }));
     this.byKey = new Map(this.flags.map((live) => [live.record.key, live]));
     this.evaluationFlags = this.flags.map((live) => live.flag);
+    this.flagSet = new FlagSet(this.evaluationFlags);
+    this.alignedWithFlagSet =
+      this.flagSet.flags.length === this.evaluationFlags.length && this.flagSet.flags.every((flag, i) => flag === this.evaluationFlags[i]);
     this.cohorts = extras.cohorts;
     this.groupTypeMapping = extras.groupTypeMapping;
     this.groupTypeIndexes = new Map(Object.entries(extras.groupTypeMapping).map(([index, name]) => [name, Number(index)]));
@@ -75,6 +96,16 @@ export class ProjectView {
       this.rendered.set(sendCohorts, rendered);
     }
     return rendered;
+  }
+
+  /** The live flags a caller of `runtime` is served, computed once per view. */
+  flagsFor(runtime: Runtime): readonly LiveFlag[] {
+    let flags = this.byRuntime.get(runtime);
+    if (!flags) {
+      flags = this.flags.filter((live) => runtimeMatches(live.record.evaluation_runtime, runtime));
+      this.byRuntime.set(runtime, flags);
+    }
+    return flags;
   }
 
   private *usedCohorts(): Generator<number> {

@@ -17,7 +17,7 @@ import { flagValue } from './evaluate.ts';
 
 /**
  * The remote-config keys posthog-js reads from `/flags?config=true` and `/decide`, kept minimal:
- * Bellwether serves flags (and events), not session recording, heatmaps, site apps or the toolbar,
+ * Bellwether serves flags, surveys (the posthog-js feed) and events, not session recording, heatmaps, site apps or the toolbar,
  * so those are off and the client does not ask for them.
  */
 export function configKeys(): Record<string, unknown> {
@@ -28,7 +28,7 @@ export function configKeys(): Record<string, unknown> {
     toolbarParams: {},
     sessionRecording: false,
     heatmaps: false,
-    surveys: false,
+    surveys: true,
     siteApps: [],
     capturePerformance: false,
     autocapture_opt_out: false,
@@ -37,23 +37,36 @@ export function configKeys(): Record<string, unknown> {
   };
 }
 
-function detailMap(evaluation: Evaluation): Record<string, unknown> {
-  const flags: Record<string, unknown> = {};
-  for (const { live, result } of evaluation.flags) {
-    flags[live.record.key] = {
-      key: live.record.key,
-      enabled: result.enabled,
-      variant: result.variant,
-      reason: result.reason,
-      metadata: {
-        id: live.record.id,
-        version: live.record.version,
-        description: live.record.name === '' ? null : live.record.name,
-        payload: result.payload,
-      },
-    };
+const FLAGS_HEAD = Buffer.from('{"flags":{');
+const COMMA = 0x2c;
+
+/**
+ * The detail-map answer as UTF-8 JSON: config keys (when asked), `flags` from each flag's rendered
+ * entry (see detail-fragments.ts), then the request's own fields: the text `JSON.stringify` makes of
+ * `{...config, flags, errorsWhileComputingFlags, requestId, evaluatedAt}` (flags in the view's order;
+ * an object would move integer-like keys first).
+ */
+function detailBody(evaluation: Evaluation, config: boolean): Buffer {
+  const head = config ? Buffer.from(`{${JSON.stringify(configKeys()).slice(1, -1)},"flags":{`) : FLAGS_HEAD;
+  // ASCII only: one byte per character.
+  const tail = `},"errorsWhileComputingFlags":${evaluation.errors},"requestId":"${randomUUID()}","evaluatedAt":${Date.now()}}`;
+  const flags = evaluation.flags;
+  const entries = new Array<Buffer>(flags.length);
+  let size = head.length + tail.length + Math.max(flags.length - 1, 0);
+  for (let i = 0; i < flags.length; i++) {
+    const entry = flags[i].live.detail.entry(flags[i].result);
+    entries[i] = entry;
+    size += entry.length;
   }
-  return flags;
+  const body = Buffer.allocUnsafe(size);
+  let offset = head.copy(body, 0);
+  for (let i = 0; i < entries.length; i++) {
+    if (i > 0) body[offset++] = COMMA;
+    body.set(entries[i], offset);
+    offset += entries[i].length;
+  }
+  body.write(tail, offset, 'latin1');
+  return body;
 }
 
 function values(evaluation: Evaluation, enabledOnly: boolean): Record<string, boolean | string> {
@@ -70,22 +83,23 @@ function payloads(evaluation: Evaluation): Record<string, string> {
 
 const withConfig = (body: Record<string, unknown>, config: boolean) => (config ? { ...configKeys(), ...body } : body);
 
+/** The JSON of an answer: text, or UTF-8 bytes for the detail map. */
+export type JsonBody = string | Buffer;
+
 /** `POST /flags`. */
-export function flagsBody(evaluation: Evaluation, version: number | null, config: boolean): Record<string, unknown> {
+export function flagsJson(evaluation: Evaluation, version: number | null, config: boolean): JsonBody {
+  if (version !== null && version >= 2) return detailBody(evaluation, config);
   const common = { errorsWhileComputingFlags: evaluation.errors, requestId: randomUUID() };
-  if (version !== null && version >= 2) {
-    return withConfig({ flags: detailMap(evaluation), ...common, evaluatedAt: Date.now() }, config);
-  }
-  return withConfig({ featureFlags: values(evaluation, false), featureFlagPayloads: payloads(evaluation), ...common }, config);
+  return JSON.stringify(withConfig({ featureFlags: values(evaluation, false), featureFlagPayloads: payloads(evaluation), ...common }, config));
 }
 
 /** `POST /decide` (always with the config keys). */
-export function decideBody(evaluation: Evaluation, version: number | null): Record<string, unknown> {
-  const common = { errorsWhileComputingFlags: evaluation.errors, requestId: randomUUID() };
+export function decideJson(evaluation: Evaluation, version: number | null): JsonBody {
   const v = version ?? 1;
-  if (v >= 4) return withConfig({ flags: detailMap(evaluation), ...common, evaluatedAt: Date.now() }, true);
-  if (v === 3) return withConfig({ featureFlags: values(evaluation, false), featureFlagPayloads: payloads(evaluation), ...common }, true);
-  if (v === 2) return withConfig({ featureFlags: values(evaluation, true), ...common }, true);
+  if (v >= 4) return detailBody(evaluation, true);
+  const common = { errorsWhileComputingFlags: evaluation.errors, requestId: randomUUID() };
+  if (v === 3) return JSON.stringify(withConfig({ featureFlags: values(evaluation, false), featureFlagPayloads: payloads(evaluation), ...common }, true));
+  if (v === 2) return JSON.stringify(withConfig({ featureFlags: values(evaluation, true), ...common }, true));
   const enabled = evaluation.flags.filter(({ result }) => result.enabled).map(({ live }) => live.record.key);
-  return withConfig({ featureFlags: enabled, ...common }, true);
+  return JSON.stringify(withConfig({ featureFlags: enabled, ...common }, true));
 }

@@ -4,12 +4,11 @@
  * ingestion reads them (JSON, gzip, base64, forms). See docs/sdk.md.
  */
 import type { FastifyInstance } from 'fastify';
-import { sendJson } from '../../platform/http/send-json.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, type Evaluation } from '../evaluate.ts';
 import { readFlagsQuery, readFlagsRequest, readToken } from '../flags-request.ts';
 import { acceptRawBodies, allowCors, BODY_LIMIT, readBody, refuseOtherPublicMethods } from '../http.ts';
-import { decideBody, flagsBody } from '../responses.ts';
+import { decideJson, flagsJson } from '../responses.ts';
 import { DecideQuery, FlagsBody, FlagsQuery, FlagsResponse } from '../schemas.ts';
 
 const TAGS = ['sdk'];
@@ -54,8 +53,9 @@ export function evaluationRoutes(deps: SdkDeps) {
           const evaluation = flagsRequest.disableFlags
             ? NO_FLAGS
             : await evaluateFor(deps.pool, view, flagsRequest.input, flagsRequest.selection, request.log);
-          const body = kind === 'flags' ? flagsBody(evaluation, query.version, query.config) : decideBody(evaluation, query.version);
-          return sendJson(reply, JSON.stringify(body));
+          const body = kind === 'flags' ? flagsJson(evaluation, query.version, query.config) : decideJson(evaluation, query.version);
+          // Bytes bypass the response serializer as text does (sendJson); the schema still documents the shape.
+          return reply.header('content-type', 'application/json; charset=utf-8').send(body);
         },
       );
       refuseOtherPublicMethods(app, url, ['POST']);
