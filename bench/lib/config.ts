@@ -30,12 +30,22 @@ export interface BenchConfig {
   ingestWarmupSeconds: number;
   /** Distinct ids the generated events spread over (ingestion). */
   ingestDistinctIds: number;
+  /** Fraction of generated events that are survey events of one hot survey (BENCH_INGEST_SURVEY_SHARE, 0–1). */
+  ingestSurveyShare: number;
   /** Event definitions inserted before the definitions list is measured. */
   seedDefinitions: number;
   /** Flag counts of the SDK scale curve (sdk; Bellwether only). */
   sdkScale: number[];
   /** Connections of the `/flags?v=2` latency run at 1 000 flags (sdk). */
   sdkHighConnections: number;
+}
+
+function fraction(name: string, fallback: number): number {
+  const raw = (process.env[name] ?? '').trim();
+  if (raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0 || value > 1) throw new Error(`${name} must be a number from 0 to 1, got "${raw}"`);
+  return value;
 }
 
 function positiveNumber(name: string, fallback: number): number {
@@ -56,6 +66,7 @@ const ALIASES: Record<string, ScenarioName> = {
   'event-definitions': 'definitions',
   sdk: 'sdk',
   'flag-evaluation': 'sdk',
+  surveys: 'surveys',
 };
 
 function scenarios(): ScenarioName[] {
@@ -95,6 +106,7 @@ export function loadBenchConfig(): BenchConfig {
     ingestDurationSeconds: positiveNumber('BENCH_INGEST_DURATION', 20),
     ingestWarmupSeconds: positiveNumber('BENCH_INGEST_WARMUP', 5),
     ingestDistinctIds: Math.round(positiveNumber('BENCH_INGEST_DISTINCT_IDS', 3000)),
+    ingestSurveyShare: fraction('BENCH_INGEST_SURVEY_SHARE', 0),
     seedDefinitions: Math.round(positiveNumber('BENCH_SEED_DEFINITIONS', 10_000)),
     sdkScale: counts('BENCH_SDK_SCALE', [10, 1000, 10_000]),
     sdkHighConnections: Math.round(positiveNumber('BENCH_SDK_HIGH_CONNECTIONS', 50)),

@@ -31,14 +31,19 @@ const SOURCES = ['google', 'newsletter', 'twitter', 'direct', 'partner'];
  * adds $lib, $lib_version and $geoip_disable), `$set` on sign-ups and on some other events,
  * distinct ids drawn from a fixed pool with a skew towards the busiest users.
  */
+/** The one survey all generated survey events answer (it need not exist: stats count events by id). */
+export const HOT_SURVEY_ID = '0190aaaa-0000-7000-8000-00000000cafe';
+
 export class EventGenerator {
   private readonly random: Random;
   private readonly sessions: string[];
   private counter = 0;
 
+  /** `surveyShare`: the fraction of events that are survey shown / sent / dismissed for HOT_SURVEY_ID. */
   constructor(
     private readonly distinctIds: number,
     seed = 42,
+    private readonly surveyShare = 0,
   ) {
     this.random = new Random(seed);
     this.sessions = Array.from({ length: distinctIds }, (_, i) => `0190${(i * 7919).toString(16).padStart(8, '0')}-s`);
@@ -48,6 +53,7 @@ export class EventGenerator {
     const r = this.random;
     this.counter += 1;
     const user = Math.floor(this.distinctIds * r.next() ** 2);
+    if (this.surveyShare > 0 && r.chance(this.surveyShare)) return this.surveyEvent(user);
     const event = r.weighted(EVENTS);
     const page = r.pick(PAGES);
     const properties: Record<string, unknown> = {
@@ -97,5 +103,21 @@ export class EventGenerator {
       properties.$set = { plan: r.pick(PLANS), last_page: page };
     }
     return { distinctId: `user-${user}`, event, properties };
+  }
+
+  /** One hot survey: shown, then sent (half of them partial steps of a submission) or dismissed. */
+  private surveyEvent(user: number): CaptureProps {
+    const r = this.random;
+    const base = { $survey_id: HOT_SURVEY_ID, $survey_name: 'Hot survey', $session_id: this.sessions[user] };
+    const kind = r.weighted([['survey shown', 50], ['survey sent', 35], ['survey dismissed', 15]] as const);
+    const submission = `0190bbbb-0000-7000-8000-${user.toString(16).padStart(12, '0')}`;
+    const properties: Record<string, unknown> = { ...base };
+    if (kind === 'survey sent') {
+      Object.assign(properties, { $survey_submission_id: submission, $survey_completed: r.chance(0.5), $survey_response: r.pick(['yes', 'no', 'maybe']) });
+      properties.$set = { [`$survey_responded/${HOT_SURVEY_ID}`]: true };
+    } else if (kind === 'survey dismissed') {
+      Object.assign(properties, { $survey_submission_id: submission, $survey_partially_completed: r.chance(0.2) });
+    }
+    return { distinctId: `user-${user}`, event: kind, properties };
   }
 }

@@ -36,6 +36,8 @@ interface IngestionSettings {
   durationSeconds: number;
   warmupSeconds: number;
   distinctIds: number;
+  /** Fraction of events that are survey events of one hot survey. */
+  surveyShare: number;
   maxForeignCpuPercent: number;
   retries: number;
 }
@@ -146,7 +148,7 @@ async function posthogNodeAttempt(
     client.on('error', (error: unknown) => clientErrors.push(error instanceof Error ? error.message : String(error)));
     return client;
   });
-  const generator = new EventGenerator(settings.distinctIds, seed);
+  const generator = new EventGenerator(settings.distinctIds, seed, settings.surveyShare);
   const before = await countEvents(pool);
   let captured = 0;
   let running = true;
@@ -239,7 +241,7 @@ async function posthogNodeAttempt(
  * then store new rows each time (the server gives each event a UUID v7 and still runs its
  * duplicate check on it, as for posthog-node's own v7 uuids).
  */
-async function prebuiltBatches(token: string, baseUrl: string, distinctIds: number): Promise<Buffer[]> {
+async function prebuiltBatches(token: string, baseUrl: string, distinctIds: number, surveyShare: number): Promise<Buffer[]> {
   const bodies: Buffer[] = [];
   const capture: FetchLike = async (_url, options) => {
     const body = options.body;
@@ -257,7 +259,7 @@ async function prebuiltBatches(token: string, baseUrl: string, distinctIds: numb
     maxQueueSize: PREBUILT_BATCHES * BATCH,
     fetch: capture,
   });
-  const generator = new EventGenerator(distinctIds, 7);
+  const generator = new EventGenerator(distinctIds, 7, surveyShare);
   for (let i = 0; i < PREBUILT_BATCHES * BATCH; i += 1) client.capture(generator.next());
   await client.shutdown(30_000);
   const full = bodies.filter((body) => (JSON.parse(gunzipSync(body).toString('utf8')) as { batch: unknown[] }).batch.length === BATCH);
@@ -273,7 +275,7 @@ async function autocannonVariant(
   settings: IngestionSettings,
   log: Log,
 ): Promise<IngestionResult> {
-  const bodies = await prebuiltBatches(token, target.baseUrl, settings.distinctIds);
+  const bodies = await prebuiltBatches(token, target.baseUrl, settings.distinctIds, settings.surveyShare);
   const meanBytes = Math.round(bodies.reduce((sum, body) => sum + body.length, 0) / bodies.length);
   log(`autocannon: ${bodies.length} pre-built gzipped batches of ${BATCH}, ${meanBytes} B each on average`);
   let index = 0;
@@ -380,12 +382,14 @@ export const ingestionScenario: Scenario = {
       durationSeconds: config.ingestDurationSeconds,
       warmupSeconds: config.ingestWarmupSeconds,
       distinctIds: config.ingestDistinctIds,
+      surveyShare: config.ingestSurveyShare,
       maxForeignCpuPercent: config.maxForeignCpuPercent,
       retries: config.retries,
     };
     log(
       `ingestion: ${settings.clients} posthog-node clients, then autocannon with ${settings.connections} connections; ` +
-        `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s each; ${settings.distinctIds} distinct ids`,
+        `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s each; ${settings.distinctIds} distinct ids` +
+        (settings.surveyShare > 0 ? `; ${Math.round(settings.surveyShare * 100)} % survey events of one survey` : ''),
     );
     const target = await startBellwether(config.adminDatabaseUrl);
     log(`${target.name} is up at ${target.baseUrl} (pid ${target.pid}, database ${target.databaseName})`);
