@@ -33,7 +33,7 @@ import { startDefinitionsServer } from '../evaluation/support/definitions-server
 import { Random } from '../evaluation/support/random.ts';
 import { buildPerson, buildScenario, GROUP_TYPES, type Profile, type Scenario } from '../evaluation/support/scenario.ts';
 import type { SdkPerson } from '../evaluation/support/sdk.ts';
-import { startSdkApp, type Json, type SdkTestApp } from './support.ts';
+import { eventually, notifyChange, startSdkApp, type Json, type SdkTestApp } from './support.ts';
 
 const SEED = Number(process.env.BW_TRUTH_SEED ?? 20241121);
 const PEOPLE = Number(process.env.BW_TRUTH_PEOPLE ?? 2000);
@@ -142,9 +142,17 @@ async function insertFlagRow(projectId: number, body: Json): Promise<number> {
   return rows[0].id;
 }
 
-/** As another process would announce a change: the flag cache reads the flag again. */
+/**
+ * As another process would announce a change: the flag cache reads the flag again. The notice
+ * arrives asynchronously, so this waits until the API serves the stored version.
+ */
 async function notifyFlag(projectId: number, id: number): Promise<void> {
-  await t.db.pool.query('SELECT pg_notify($1, $2)', ['bellwether_changes', JSON.stringify({ origin: 'test', change: { kind: 'flag', projectId, id } })]);
+  await notifyChange(t, { kind: 'flag', projectId, id });
+  const { rows } = await t.db.pool.query<{ version: number }>('SELECT version FROM feature_flags WHERE id = $1', [id]);
+  await eventually(async () => {
+    const response = await t.request({ method: 'GET', url: `/api/projects/${projectId}/feature_flags/${id}/` });
+    return response.statusCode === 200 && response.json().version === rows[0].version;
+  }, `flag ${id} served at version ${rows[0].version}`);
 }
 
 async function newProject(name: string): Promise<{ id: number; token: string }> {
