@@ -91,10 +91,7 @@ export async function createSurveyIn(
   values.internal_targeting_flag_id = internal.id;
 
   const sampling = await ensureSamplingFlag(client, deps, projectId, actor, values);
-  if (sampling) {
-    flags.push(sampling);
-    values.internal_response_sampling_flag_id = sampling.id;
-  }
+  if (sampling) flags.push(sampling);
 
   const survey = await insertSurvey(client, id, projectId, actor.id, values);
   await recordSurveyCreated(client, survey, actor.id, options.activityChanges);

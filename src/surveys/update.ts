@@ -128,10 +128,7 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
 
       // The response-sampling flag, once.
       const sampling = await ensureSamplingFlag(client, deps, projectId, actor, values);
-      if (sampling) {
-        flags.push(sampling);
-        values.internal_response_sampling_flag_id = sampling.id;
-      }
+      if (sampling) flags.push(sampling);
 
       const survey = await updateSurvey(client, before.id, values);
       await recordSurveyUpdated(client, before, survey, actor.id, flagChanges);

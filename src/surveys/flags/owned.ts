@@ -116,7 +116,8 @@ export async function insertOwnedFlag(
 
 /**
  * The response-sampling flag, created once: when the survey has daily limits and no such flag yet
- * (reference §3.4). Answers the new flag, or null when none was needed.
+ * (reference §3.4). Sets the survey's `internal_response_sampling_flag_id` and answers the new flag,
+ * or null when none was needed.
  */
 export async function ensureSamplingFlag(
   client: Queryable,
@@ -126,12 +127,14 @@ export async function ensureSamplingFlag(
   survey: Pick<SurveyRecord, 'name' | 'start_date' | 'response_sampling_daily_limits' | 'internal_response_sampling_flag_id'>,
 ): Promise<FlagRecord | null> {
   if (survey.response_sampling_daily_limits === null || survey.internal_response_sampling_flag_id !== null) return null;
-  return insertOwnedFlag(client, deps, projectId, actor, {
+  const flag = await insertOwnedFlag(client, deps, projectId, actor, {
     kind: 'sampling',
     surveyName: survey.name,
     filters: samplingFilters(),
     active: survey.start_date !== null,
   });
+  survey.internal_response_sampling_flag_id = flag.id;
+  return flag;
 }
 
 export interface OwnedFlagChanges {
