@@ -34,6 +34,16 @@ export type CohortDeps = CalculationDeps;
 
 export const MAX_PERSONS_PER_ADD = 10_000;
 
+/**
+ * Publishes the change on the writer's transaction (other processes), and announces it to this
+ * process once committed, so its next flag evaluation reads the cohort as written.
+ */
+async function publishCohortChange(deps: CohortDeps, db: Queryable, defer: (start: () => void) => void, projectId: number, id: number): Promise<void> {
+  const change = { kind: 'cohort', projectId, id } as const;
+  await deps.bus.publish(db, change);
+  defer(() => deps.bus.announce(change));
+}
+
 /** Runs `work` in a transaction with the project's cohort lock; then starts what it deferred. */
 async function inCohortTransaction<T>(
   deps: CohortDeps,
@@ -124,7 +134,7 @@ export async function createCohort(deps: CohortDeps, projectId: number, actor: U
     }
     const after = await reread(db, projectId, id);
     await recordCohortActivity(db, { before: null, after, userId: actor.id });
-    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    await publishCohortChange(deps, db, defer, projectId, id);
     return after;
   });
 }
@@ -157,7 +167,7 @@ export async function createStaticCohortFrom(
     await refreshStaticCount(db, id, false);
     const after = await reread(db, projectId, id);
     await recordCohortActivity(db, { before: null, after, userId: actor.id });
-    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    await publishCohortChange(deps, db, defer, projectId, id);
     return after;
   });
 }
@@ -205,7 +215,7 @@ export async function updateCohortById(
     if (!before.is_static && !next.deleted && (filtersChanged || restoring)) defer(await recount(deps, db, projectId, nodes, self));
     const after = await reread(db, projectId, id);
     await recordCohortActivity(db, { before, after, userId: actor.id });
-    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    await publishCohortChange(deps, db, defer, projectId, id);
     return after;
   });
 }
@@ -223,7 +233,7 @@ export async function addPersons(deps: CohortDeps, projectId: number, id: number
   }
   const uuids = body.person_ids ?? [];
   const distinctIds = body.distinct_ids ?? [];
-  await inCohortTransaction(deps, projectId, async (db) => {
+  await inCohortTransaction(deps, projectId, async (db, defer) => {
     const cohort = await findCohort(db, projectId, id, true);
     if (!cohort || cohort.deleted) throw notFound();
     staticOnly(cohort, 'add');
@@ -233,13 +243,13 @@ export async function addPersons(deps: CohortDeps, projectId: number, id: number
     if (found === 0) throw validationError('No valid users to add to cohort', 'person_ids');
     await refreshStaticCount(db, id, true);
     await recordCohortActivity(db, { before: null, after: cohort, userId: actor.id, activity: 'persons_added_manually' });
-    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    await publishCohortChange(deps, db, defer, projectId, id);
   });
 }
 
 /** PostHog's `remove_person_from_static_cohort` (a person UUID), or a distinct id. Idempotent. */
 export async function removePerson(deps: CohortDeps, projectId: number, id: number, actor: UserSummary, body: RemovePersonBody): Promise<void> {
-  await inCohortTransaction(deps, projectId, async (db) => {
+  await inCohortTransaction(deps, projectId, async (db, defer) => {
     const cohort = await findCohort(db, projectId, id, true);
     if (!cohort || cohort.deleted) throw notFound();
     staticOnly(cohort, 'remove');
@@ -251,7 +261,7 @@ export async function removePerson(deps: CohortDeps, projectId: number, id: numb
     await removeMember(db, id, personId);
     await refreshStaticCount(db, id, true);
     await recordCohortActivity(db, { before: null, after: cohort, userId: actor.id, activity: 'person_removed_manually' });
-    await deps.bus.publish(db, { kind: 'cohort', projectId, id });
+    await publishCohortChange(deps, db, defer, projectId, id);
   });
 }
 

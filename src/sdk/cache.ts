@@ -7,8 +7,9 @@
  *   from, so any flag change (also `last_called_at`) is seen on the next request;
  * - the project's cohorts and group types, loaded here in one query and dropped on `cohort`,
  *   `group_types` and `project` notices — from every process, this one included (its own notices
- *   arrive over LISTEN/NOTIFY once the writer committed; `ChangeBus.announce` is quicker still) —
- *   and on a lost notice connection.
+ *   arrive over LISTEN/NOTIFY once the writer committed; cohort and group-type writers also
+ *   `announce` right after commit, so this process's next request sees them) — and on a lost
+ *   notice connection.
  *
  * The definitions bodies (JSON and ETag) are rendered once per view.
  */
