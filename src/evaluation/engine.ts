@@ -89,37 +89,30 @@ export function evaluatePrepared(prepared: PreparedFlag, env: EvaluationEnv): Fl
     // from the flag's; an absent one keeps the flag's subject (posthog-node).
     const own = condition.aggregation;
     const target = own === undefined || own === null || own === flagAggregation ? subject : env.subjects.group(own);
+    let code: ReasonCode;
+    let stop = false;
     if (!target) {
-      if (outranks('no_group_type', kept)) {
-        kept = 'no_group_type';
-        keptIndex = index;
+      code = 'no_group_type';
+    } else if (target.identifier === null) {
+      code = 'out_of_rollout_bound'; // a device-id flag without a device id
+    } else {
+      const outcome = evaluateCondition(prepared.hashKey, condition, target.properties, target.identifier, env);
+      if (outcome === 'match') {
+        const variant = condition.override ?? pickVariant(prepared.hashKey, target.identifier, prepared.variants);
+        return result(prepared, true, variant, reason('condition_match', index));
       }
-      continue;
-    }
-    const identifier = target.identifier;
-    if (identifier === null) {
-      // a device-id flag without a device id
-      if (outranks('out_of_rollout_bound', kept)) {
-        kept = 'out_of_rollout_bound';
-        keptIndex = index;
+      if (outcome === 'missing_dependency') {
+        missingDependency = true;
+        continue;
       }
-      continue;
+      code = outcome === 'out_of_rollout_bound' ? 'out_of_rollout_bound' : 'no_condition_match';
+      stop = outcome === 'out_of_rollout_bound' && prepared.earlyExit;
     }
-    const outcome = evaluateCondition(prepared.hashKey, condition, target.properties, identifier, env);
-    if (outcome === 'match') {
-      const variant = condition.override ?? pickVariant(prepared.hashKey, identifier, prepared.variants);
-      return result(prepared, true, variant, reason('condition_match', index));
-    }
-    if (outcome === 'missing_dependency') {
-      missingDependency = true;
-      continue;
-    }
-    const code: ReasonCode = outcome === 'out_of_rollout_bound' ? 'out_of_rollout_bound' : 'no_condition_match';
     if (outranks(code, kept)) {
       kept = code;
       keptIndex = index;
     }
-    if (outcome === 'out_of_rollout_bound' && prepared.earlyExit) break;
+    if (stop) break;
   }
   if (missingDependency) return result(prepared, false, null, reason('missing_dependency', null));
   return result(prepared, false, null, reason(kept, keptIndex));

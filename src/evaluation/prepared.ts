@@ -18,7 +18,6 @@ export interface PreparedFlag {
   /** `early_exit`: a condition set that fails only its rollout ends the walk. */
   readonly earlyExit: boolean;
   readonly variants: readonly FlagVariant[];
-  readonly variantKeys: ReadonlySet<string>;
   /** Whether the flag has an early-access enrollment (`feature_enrollment`) or a first super group to check. */
   readonly hasSuperCondition: boolean;
   /** The first super group, read as a condition set (index 0), or null. */
@@ -52,7 +51,6 @@ export function prepareFlag(flag: EvaluationFlag): PreparedFlag {
       .map(({ group, index }) => readCondition(group, index, variantKeys)),
     earlyExit: filters.early_exit === true,
     variants,
-    variantKeys,
     hasSuperCondition: filters.feature_enrollment === true || (Array.isArray(filters.super_groups) && filters.super_groups.length > 0),
     superCondition: superGroup && typeof superGroup === 'object' ? readCondition(superGroup, 0, variantKeys) : null,
     hasHoldout: (Array.isArray(filters.holdout_groups) && filters.holdout_groups.length > 0) || (filters.holdout !== undefined && filters.holdout !== null),
