@@ -38,6 +38,7 @@ export function configKeys(): Record<string, unknown> {
 }
 
 const FLAGS_HEAD = Buffer.from('{"flags":{');
+const CONFIG_FLAGS_HEAD = Buffer.from(`{${JSON.stringify(configKeys()).slice(1, -1)},"flags":{`);
 const COMMA = 0x2c;
 
 /**
@@ -47,7 +48,7 @@ const COMMA = 0x2c;
  * an object would move integer-like keys first).
  */
 function detailBody(evaluation: Evaluation, config: boolean): Buffer {
-  const head = config ? Buffer.from(`{${JSON.stringify(configKeys()).slice(1, -1)},"flags":{`) : FLAGS_HEAD;
+  const head = config ? CONFIG_FLAGS_HEAD : FLAGS_HEAD;
   // ASCII only: one byte per character.
   const tail = `},"errorsWhileComputingFlags":${evaluation.errors},"requestId":"${randomUUID()}","evaluatedAt":${Date.now()}}`;
   const flags = evaluation.flags;

@@ -4,6 +4,7 @@
  * ingestion reads them (JSON, gzip, base64, forms). See docs/sdk.md.
  */
 import type { FastifyInstance } from 'fastify';
+import { sendJson } from '../../platform/http/send-json.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, type Evaluation } from '../evaluate.ts';
 import { readFlagsQuery, readFlagsRequest, readToken } from '../flags-request.ts';
@@ -54,8 +55,7 @@ export function evaluationRoutes(deps: SdkDeps) {
             ? NO_FLAGS
             : await evaluateFor(deps.pool, view, flagsRequest.input, flagsRequest.selection, request.log);
           const body = kind === 'flags' ? flagsJson(evaluation, query.version, query.config) : decideJson(evaluation, query.version);
-          // Bytes bypass the response serializer as text does (sendJson); the schema still documents the shape.
-          return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+          return sendJson(reply, body);
         },
       );
       refuseOtherPublicMethods(app, url, ['POST']);
