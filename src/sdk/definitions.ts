@@ -10,10 +10,10 @@
  *   are (an SDK cannot evaluate their cohort conditions and asks the server); PostHog's expansion
  *   of a single simple cohort into person properties is not done.
  */
-import { createHash } from 'node:crypto';
 import { dependencyChains, type PropertyGroup } from '../evaluation/index.ts';
 import { FlagIndex } from '../evaluation/dependencies.ts';
 import { simpleRolloutPercentage } from '../flags/derive.ts';
+import { weakEtag } from '../platform/http/etag.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../flags/types.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
 import type { LiveFlag, ProjectView } from './project-view.ts';
@@ -22,10 +22,6 @@ export interface RenderedDefinitions {
   json: string;
   /** `W/"<hash of json>"`. */
   etag: string;
-}
-
-export function weakEtag(json: string): string {
-  return `W/"${createHash('sha256').update(json).digest('hex').slice(0, 32)}"`;
 }
 
 /** `both` and `all` mean the same; SDKs are told `all`. */
@@ -132,10 +128,3 @@ export function renderDefinitions(view: ProjectView, sendCohorts: boolean): Rend
   return { json, etag: weakEtag(json) };
 }
 
-/** Whether an `If-None-Match` header names this entity tag (weak comparison; `*` matches anything). */
-export function etagMatches(header: string | undefined, etag: string): boolean {
-  if (!header) return false;
-  const opaque = (tag: string) => tag.trim().replace(/^W\//i, '');
-  const wanted = opaque(etag);
-  return header.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === wanted);
-}

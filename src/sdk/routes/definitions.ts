@@ -7,8 +7,7 @@
  * poll costs no query. `If-None-Match` naming the current ETag → 304 with no body.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendJson } from '../../platform/http/send-json.ts';
-import { etagMatches } from '../definitions.ts';
+import { sendRevalidated } from '../../platform/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { queryFlag } from '../flags-request.ts';
 import { refuseOtherPublicMethods } from '../http.ts';
@@ -31,10 +30,7 @@ export function definitionsRoutes(deps: SdkDeps) {
       const query = (request.query ?? {}) as Record<string, unknown>;
       const sendCohorts = 'send_cohorts' in query && queryFlag(query.send_cohorts);
       const rendered = (await deps.cache.view(projectId)).definitions(sendCohorts);
-      reply.header('etag', rendered.etag).header('cache-control', 'private, must-revalidate');
-      const ifNoneMatch = request.headers['if-none-match'];
-      if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, rendered.etag)) return reply.code(304).send();
-      return sendJson(reply, rendered.json);
+      return sendRevalidated(request, reply, rendered.json, rendered.etag);
     };
     const schema = (summary: string, withProject: boolean) => ({
       tags: TAGS,

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../../platform/errors.ts';
 import { bearerToken } from '../../platform/auth/authenticator.ts';
 import { sendJson } from '../../platform/http/send-json.ts';
-import { etagMatches, weakEtag } from '../definitions.ts';
+import { sendRevalidated, weakEtag } from '../../platform/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor } from '../evaluate.ts';
 import { acceptRawBodies, allowCors, BODY_LIMIT, readBody, refuseOtherPublicMethods } from '../http.ts';
@@ -103,11 +103,7 @@ export function ofrepRoutes(deps: SdkDeps) {
             .map(({ live, result }) => ofrepResult(live, result))
             .sort((a, b) => String(a.key).localeCompare(String(b.key)));
           const json = JSON.stringify({ flags });
-          const etag = weakEtag(json);
-          reply.header('etag', etag).header('cache-control', 'private, must-revalidate');
-          const ifNoneMatch = request.headers['if-none-match'];
-          if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return reply.code(304).send();
-          return sendJson(reply, json);
+          return sendRevalidated(request, reply, json, weakEtag(json));
         } catch (error) {
           return fail(reply, error);
         }

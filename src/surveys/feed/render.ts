@@ -4,7 +4,7 @@
  * dates and iteration, `schedule, enable_partial_responses`, and `translations` only when it holds
  * something. `description` is left out, as PostHog does.
  */
-import { weakEtag } from '../../sdk/definitions.ts';
+import { weakEtag } from '../../platform/http/etag.ts';
 import { isoUtc } from '../../platform/time.ts';
 import type { FeedRow } from './store.ts';
 

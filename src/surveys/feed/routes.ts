@@ -8,10 +8,10 @@
  * - `GET /array/<token>/config` and `/array/<token>/config.js`: the remote config posthog-js needs
  *   before it loads surveys at all (remote-config.ts). Unknown token → 404.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
-import { etagMatches, weakEtag } from '../../sdk/definitions.ts';
+import { sendRevalidated, weakEtag } from '../../platform/http/etag.ts';
 import { allowCors, refuseOtherPublicMethods } from '../../sdk/http.ts';
 import { SurveyFeedCache } from './cache.ts';
 import { remoteConfig, remoteConfigScript } from './remote-config.ts';
@@ -35,14 +35,6 @@ function queryToken(request: FastifyRequest): string | null {
     if (typeof value === 'string' && value.trim() !== '') return value.trim();
   }
   return null;
-}
-
-/** The body, or a 304 when the client already holds it. Every client revalidates: the feed changes without notice. */
-function sendCached(request: FastifyRequest, reply: FastifyReply, body: string, etag: string, contentType: string): FastifyReply {
-  reply.header('etag', etag).header('cache-control', 'private, must-revalidate');
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return reply.code(304).send();
-  return reply.header('content-type', contentType).send(body);
 }
 
 export function surveyFeedRoutes(deps: AppDeps) {
@@ -79,7 +71,7 @@ export function surveyFeedRoutes(deps: AppDeps) {
         const projectId = await tokens.projectId(token);
         if (projectId === null) throw tokenUnknown();
         const feed = await cache.feed(projectId);
-        return sendCached(request, reply, feed.json, feed.etag, 'application/json; charset=utf-8');
+        return sendRevalidated(request, reply, feed.json, feed.etag);
       },
     );
     refuseOtherPublicMethods(app, FEED_URL, ['GET']);
@@ -108,7 +100,7 @@ export function surveyFeedRoutes(deps: AppDeps) {
           const config = remoteConfig(token, feed.surveyCount > 0);
           const body = script ? remoteConfigScript(token, config) : JSON.stringify(config);
           const contentType = script ? 'application/javascript; charset=utf-8' : 'application/json; charset=utf-8';
-          return sendCached(request, reply, body, weakEtag(body), contentType);
+          return sendRevalidated(request, reply, body, weakEtag(body), contentType);
         },
       );
       refuseOtherPublicMethods(app, url, ['GET']);
