@@ -5,6 +5,7 @@
  */
 import type { Pool } from '../db/pool.ts';
 import type { FlagResult } from '../evaluation/index.ts';
+import { SURVEY_FLAG_PREFIX } from '../surveys/flags/owned.ts';
 import { loadContext, type ContextLog, type SubjectInput } from './context.ts';
 import type { LiveFlag, ProjectView, Runtime } from './project-view.ts';
 
@@ -32,8 +33,6 @@ export interface Evaluation {
   errors: boolean;
 }
 
-export const SURVEY_TARGETING_PREFIX = 'survey-targeting-';
-
 /**
  * The flags a request asks for, before anything is evaluated. The usual requests (every flag, or
  * every flag of one runtime) get a list the view keeps, so they cost no filtering.
@@ -46,7 +45,7 @@ export function selectFlags(view: ProjectView, selection: Selection): readonly L
   return byRuntime.filter(({ record }) => {
     if (only && !only.has(record.key)) return false;
     if (contexts && record.evaluation_tags.length > 0 && !record.evaluation_tags.some((tag) => contexts.has(tag))) return false;
-    if (selection.onlySurveyFlags && !record.owned_by_survey && !record.key.startsWith(SURVEY_TARGETING_PREFIX)) return false;
+    if (selection.onlySurveyFlags && !record.owned_by_survey && !record.key.startsWith(SURVEY_FLAG_PREFIX)) return false;
     return true;
   });
 }

@@ -17,6 +17,7 @@ import type { SurveyRecord } from './record.ts';
 import type { SurveyWriteBody } from './schemas.ts';
 import { insertSurvey } from './store.ts';
 import { validateSurveyWrite } from './validation/index.ts';
+import { isTruthy } from './validation/python.ts';
 import {
   applyBody,
   isSurveyNameViolation,
@@ -27,7 +28,6 @@ import {
   requireTargetingFlag,
   surveyLookup,
   surveyNameTakenError,
-  truthy,
   validateTargetingFilters,
   type SurveyWriteDeps,
 } from './write.ts';
@@ -69,7 +69,7 @@ export async function createSurveyIn(
   const active = surveyFlagsActive(values);
   const flags: FlagRecord[] = [];
 
-  if (truthy(validated.targeting_flag_filters)) {
+  if (isTruthy(validated.targeting_flag_filters)) {
     const filters = await validateTargetingFilters(client, projectId, validated.targeting_flag_filters, null);
     const flag = await insertOwnedFlag(client, deps, projectId, actor, { kind: 'targeting', surveyName: values.name, filters, active });
     flags.push(flag);

@@ -20,6 +20,7 @@ import { checkRecurrenceChange, patchedIterationFrequency } from './schedule.ts'
 import type { SurveyWriteBody } from './schemas.ts';
 import { updateSurvey } from './store.ts';
 import { validateSurveyWrite } from './validation/index.ts';
+import { isTruthy } from './validation/python.ts';
 import {
   applyBody,
   isSurveyNameViolation,
@@ -28,7 +29,6 @@ import {
   requireTargetingFlag,
   surveyLookup,
   surveyNameTakenError,
-  truthy,
   validateTargetingFilters,
   valuesOf,
   type SurveyWriteDeps,
@@ -94,7 +94,7 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
       // A targeting flag deleted meanwhile (through the flags API) counts as none: new filters make a new one.
       const found = values.targeting_flag_id === null ? null : await findFlag(client, projectId, values.targeting_flag_id);
       const targeting = found && !found.deleted ? found : null;
-      if (truthy(body.targeting_flag_filters)) {
+      if (isTruthy(body.targeting_flag_filters)) {
         const sent = body.targeting_flag_filters as FlagFilters;
         if (targeting) {
           const merged = await validateTargetingFilters(client, projectId, { ...targeting.filters, ...sent }, targeting.id);

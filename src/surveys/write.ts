@@ -137,14 +137,6 @@ export function requireCreateFields(body: SurveyWriteBody): void {
   if (body.type === undefined) throw requiredField('type');
 }
 
-/** Python truthiness, as PostHog tests `targeting_flag_filters` and friends: null, {}, [], "", 0 and false are not set. */
-export function truthy(value: unknown): boolean {
-  if (value === null || value === undefined || value === false || value === 0 || value === '') return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return true;
-}
-
 /** The survey rules' view of the project, read on `db` (the write's transaction). */
 export function surveyLookup(db: Queryable, projectId: number): SurveyLookup {
   return {
