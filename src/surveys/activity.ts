@@ -3,39 +3,21 @@ import type { Queryable } from '../db/pool.ts';
 import { diffChanges, type Change } from '../platform/activity/changes.ts';
 import { recordActivity } from '../platform/activity/store.ts';
 import { SURVEY_ACTIVITY_SCOPE, type SurveyRecord } from './record.ts';
+import { SURVEY_VALUE_COLUMNS, type SurveyValues } from './store.ts';
 
 /**
- * The model fields compared for `updated`. The owned flags' ids are left out: their changes are
- * logged by hand (`targeting_flag`, `targeting_flag_filters`, PostHog's manual changes).
+ * The model fields compared for `updated`: every written column but the owned flags' ids (their
+ * changes are logged by hand: `targeting_flag`, `targeting_flag_filters`, PostHog's manual
+ * changes) and the fields PostHog's activity log leaves out.
  */
-const COMPARED_FIELDS = [
-  'name',
-  'description',
-  'type',
-  'schedule',
-  'linked_flag_id',
-  'linked_insight_id',
-  'questions',
-  'conditions',
-  'appearance',
-  'translations',
-  'start_date',
-  'end_date',
-  'archived',
-  'responses_limit',
-  'iteration_count',
-  'iteration_frequency_days',
-  'iteration_start_dates',
-  'current_iteration',
-  'current_iteration_start_date',
-  'response_sampling_start_date',
-  'response_sampling_interval_type',
-  'response_sampling_interval',
-  'response_sampling_limit',
-  'response_sampling_daily_limits',
-  'enable_partial_responses',
-  'enable_iframe_embedding',
-] as const;
+const NOT_COMPARED = new Set<keyof SurveyValues>([
+  'targeting_flag_id',
+  'internal_targeting_flag_id',
+  'internal_response_sampling_flag_id',
+  'form_content',
+  'create_in_folder',
+]);
+const COMPARED_FIELDS = SURVEY_VALUE_COLUMNS.filter((column) => !NOT_COMPARED.has(column));
 
 function jsonish(value: unknown): unknown {
   if (value instanceof Date) return value.toISOString();

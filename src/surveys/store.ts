@@ -11,7 +11,8 @@ export type SurveyValues = Omit<
 
 const JSON_COLUMNS = new Set(['questions', 'conditions', 'appearance', 'translations', 'form_content', 'response_sampling_daily_limits']);
 
-const VALUE_COLUMNS: (keyof SurveyValues)[] = [
+/** The columns a create or update writes, in the order of the statements' parameters. */
+export const SURVEY_VALUE_COLUMNS: readonly (keyof SurveyValues)[] = [
   'name',
   'description',
   'type',
@@ -47,7 +48,7 @@ const VALUE_COLUMNS: (keyof SurveyValues)[] = [
 
 /** jsonb parameters go as text: node-postgres would turn a JS array into a PostgreSQL array. */
 function params(values: SurveyValues): unknown[] {
-  return VALUE_COLUMNS.map((column) => {
+  return SURVEY_VALUE_COLUMNS.map((column) => {
     const value = values[column];
     if (JSON_COLUMNS.has(column)) return value === undefined || value === null ? null : JSON.stringify(value);
     return value ?? null;
@@ -66,10 +67,10 @@ export async function insertSurvey(
   userId: number | null,
   values: SurveyValues,
 ): Promise<SurveyRecord> {
-  const placeholders = VALUE_COLUMNS.map((column, i) => `$${i + 1}${cast(column)}`);
-  const n = VALUE_COLUMNS.length;
+  const placeholders = SURVEY_VALUE_COLUMNS.map((column, i) => `$${i + 1}${cast(column)}`);
+  const n = SURVEY_VALUE_COLUMNS.length;
   const { rows } = await db.query<SurveyRecord>(
-    `INSERT INTO surveys (${VALUE_COLUMNS.join(', ')}, id, project_id, created_by_id)
+    `INSERT INTO surveys (${SURVEY_VALUE_COLUMNS.join(', ')}, id, project_id, created_by_id)
      VALUES (${placeholders.join(', ')}, $${n + 1}, $${n + 2}, $${n + 3})
      ${RETURNING}`,
     [...params(values), id, projectId, userId],
@@ -78,9 +79,9 @@ export async function insertSurvey(
 }
 
 export async function updateSurvey(db: Queryable, id: string, values: SurveyValues): Promise<SurveyRecord> {
-  const assignments = VALUE_COLUMNS.map((column, i) => `${column} = $${i + 1}${cast(column)}`);
+  const assignments = SURVEY_VALUE_COLUMNS.map((column, i) => `${column} = $${i + 1}${cast(column)}`);
   const { rows } = await db.query<SurveyRecord>(
-    `UPDATE surveys SET ${assignments.join(', ')}, updated_at = now() WHERE id = $${VALUE_COLUMNS.length + 1} ${RETURNING}`,
+    `UPDATE surveys SET ${assignments.join(', ')}, updated_at = now() WHERE id = $${SURVEY_VALUE_COLUMNS.length + 1} ${RETURNING}`,
     [...params(values), id],
   );
   return rows[0];

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { ApiError } from '../../src/platform/errors.ts';
 import type { SurveyRecord } from '../../src/surveys/record.ts';
 import type { SurveyWriteBody } from '../../src/surveys/schemas.ts';
+import { newSurveyValues } from '../../src/surveys/write.ts';
 import {
   looksLikeHtml,
   sanitizeText,
@@ -59,43 +60,16 @@ const NOW = new Date('2024-05-10T15:30:00.000Z');
 
 function storedSurvey(overrides: Partial<SurveyRecord> = {}): SurveyRecord {
   return {
+    ...newSurveyValues(),
     id: 'stored-id',
     project_id: 1,
     name: 'Stored',
-    description: '',
-    type: 'popover',
-    schedule: 'once',
-    linked_flag_id: null,
-    linked_insight_id: null,
-    targeting_flag_id: null,
-    internal_targeting_flag_id: null,
-    internal_response_sampling_flag_id: null,
     questions: [{ type: 'open', question: 'Stored question?' }],
-    conditions: null,
-    appearance: null,
-    translations: null,
-    form_content: null,
+    iteration_start_dates: null,
     created_at: NOW,
     created_by_id: null,
     created_by: null,
     updated_at: NOW,
-    start_date: null,
-    end_date: null,
-    archived: false,
-    responses_limit: null,
-    iteration_count: null,
-    iteration_frequency_days: null,
-    iteration_start_dates: null,
-    current_iteration: null,
-    current_iteration_start_date: null,
-    response_sampling_start_date: null,
-    response_sampling_interval_type: 'week',
-    response_sampling_interval: null,
-    response_sampling_limit: null,
-    response_sampling_daily_limits: null,
-    enable_partial_responses: false,
-    enable_iframe_embedding: false,
-    create_in_folder: null,
     headline_summary: null,
     headline_response_count: null,
     question_summaries: null,
