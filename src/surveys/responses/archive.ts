@@ -17,13 +17,27 @@ export interface ArchiveAnswer {
   archived: boolean;
 }
 
-export async function archivedResponseUuids(pool: Pool, projectId: number, rawSurveyId: string): Promise<string[]> {
-  const survey = await requireSurvey(pool, projectId, rawSurveyId);
-  const { rows } = await pool.query<{ uuid: string }>(
+/** The survey's archived responses, oldest archive first. */
+export async function archivedUuidsOfSurvey(db: Queryable, projectId: number, surveyId: string): Promise<string[]> {
+  const { rows } = await db.query<{ uuid: string }>(
     'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 ORDER BY archived_at, response_uuid',
-    [projectId, survey.id],
+    [projectId, surveyId],
   );
   return rows.map((row) => row.uuid);
+}
+
+/** Every archived response of the project, whichever survey it was archived under. */
+export async function archivedUuidsOfProject(db: Queryable, projectId: number): Promise<string[]> {
+  const { rows } = await db.query<{ uuid: string }>(
+    'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1',
+    [projectId],
+  );
+  return rows.map((row) => row.uuid);
+}
+
+export async function archivedResponseUuids(pool: Pool, projectId: number, rawSurveyId: string): Promise<string[]> {
+  const survey = await requireSurvey(pool, projectId, rawSurveyId);
+  return archivedUuidsOfSurvey(pool, projectId, survey.id);
 }
 
 function responseUuidOf(raw: string): string {

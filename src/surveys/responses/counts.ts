@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import { archivedUuidsOfProject } from './archive.ts';
 
 export interface ResponseCountOptions {
   /** Only these surveys; undefined = every survey of the project. */
@@ -58,11 +59,7 @@ SELECT t.survey_id::text AS survey_id, t.submissions - coalesce(c.affected, 0) +
  */
 export async function surveyResponseCounts(db: Queryable, projectId: number, options: ResponseCountOptions): Promise<Map<string, number>> {
   if (options.surveyIds !== undefined && options.surveyIds.length === 0) return new Map();
-  const archived = options.excludeArchived
-    ? (
-        await db.query<{ uuid: string }>('SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1', [projectId])
-      ).rows.map((row) => row.uuid)
-    : [];
+  const archived = options.excludeArchived ? await archivedUuidsOfProject(db, projectId) : [];
   const { rows } = await db.query<{ survey_id: string; responses: number }>(COUNTS, [projectId, options.surveyIds ?? null, archived]);
   const counts = new Map<string, number>();
   for (const row of rows) if (row.responses > 0) counts.set(row.survey_id, row.responses);

@@ -67,36 +67,16 @@ export async function clampedWindow(
   from: string | null,
   to: string | null,
 ): Promise<Window & { empty: boolean }> {
-  const { rows } = await db.query<{ from: string; to: string | null }>(
-    `SELECT greatest($3::timestamptz, coalesce(start_date, created_at))::text AS from,
-            least($4::timestamptz, end_date)::text AS to
-       FROM surveys WHERE project_id = $1 AND id = $2`,
+  // One row whether or not the survey still exists (a survey deleted meanwhile: the arguments as given).
+  const { rows } = await db.query<{ from: string | null; to: string | null; empty: boolean }>(
+    `SELECT w.lo::text AS from, w.hi::text AS to, coalesce(w.lo > w.hi, false) AS empty
+       FROM (SELECT greatest($3::timestamptz, s.start_at) AS lo, least($4::timestamptz, s.end_at) AS hi
+               FROM (SELECT 1) one
+               LEFT JOIN (SELECT coalesce(start_date, created_at) AS start_at, end_date AS end_at
+                            FROM surveys WHERE project_id = $1 AND id = $2) s ON true) w`,
     [projectId, surveyId, from, to],
   );
-  const window = rows[0] ?? { from, to };
-  const empty = window.from !== null && window.to !== null && (await isAfter(db, window.from, window.to));
-  return { from: window.from, to: window.to, empty };
-}
-
-async function isAfter(db: Queryable, a: string, b: string): Promise<boolean> {
-  const { rows } = await db.query<{ after: boolean }>('SELECT $1::timestamptz > $2::timestamptz AS after', [a, b]);
-  return rows[0].after;
-}
-
-export async function archivedUuidsOfSurvey(db: Queryable, projectId: number, surveyId: string): Promise<string[]> {
-  const { rows } = await db.query<{ uuid: string }>(
-    'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 ORDER BY archived_at, response_uuid',
-    [projectId, surveyId],
-  );
-  return rows.map((row) => row.uuid);
-}
-
-export async function archivedUuidsOfProject(db: Queryable, projectId: number): Promise<string[]> {
-  const { rows } = await db.query<{ uuid: string }>(
-    'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1',
-    [projectId],
-  );
-  return rows.map((row) => row.uuid);
+  return rows[0];
 }
 
 /**

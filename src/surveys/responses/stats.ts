@@ -3,14 +3,13 @@ import type { Pool, PoolClient } from '../../db/pool.ts';
 import { isoUtc } from '../../platform/time.ts';
 import { requireSurvey } from '../read-store.ts';
 import type { DateRange } from './dates.ts';
+import { archivedUuidsOfProject, archivedUuidsOfSurvey } from './archive.ts';
 import { presentStats, ZERO_RATES, type StatsBody } from './present.ts';
 import { withReadSnapshot } from './read-snapshot.ts';
 import { globalStatsFingerprint, type StatsCache } from './stats-cache.ts';
 import {
   activeSurveyIds,
   allTimeNumbers,
-  archivedUuidsOfProject,
-  archivedUuidsOfSurvey,
   clampedWindow,
   fewEventsOutside,
   NO_NUMBERS,
