@@ -17,6 +17,7 @@ import { afterSurveyCommit, createSurveyIn, type WrittenSurvey } from './create.
 import { requireSurvey } from './read-store.ts';
 import type { SurveyRecord } from './record.ts';
 import type { DuplicateBody, SurveyWriteBody } from './schemas.ts';
+import { isPlainObject } from './validation/python.ts';
 import { isSurveyNameViolation, type SurveyWriteDeps } from './write.ts';
 
 const INT32_MAX = 2147483647;
@@ -68,10 +69,6 @@ function stamp(now: Date): string {
   return now.toISOString().slice(0, 19).replace('T', ' ');
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * The copy's body (§5.6): name with the duplication time; description, type, appearance,
  * responses_limit, iterations, schedule and partial responses copied; questions without their ids;
@@ -81,13 +78,13 @@ function isObject(value: unknown): value is Record<string, unknown> {
 export function copyBody(source: SurveyRecord, now: Date): SurveyWriteBody {
   const questions = Array.isArray(source.questions)
     ? source.questions.map((question) => {
-        if (!isObject(question)) return question;
+        if (!isPlainObject(question)) return question;
         const { id: _id, ...rest } = question;
         return rest;
       })
     : source.questions;
   let conditions = source.conditions;
-  if (isObject(conditions)) {
+  if (isPlainObject(conditions)) {
     const { linkedFlagVariant: _variant, actions: _actions, events: _events, ...rest } = conditions;
     conditions = rest;
   }

@@ -14,6 +14,7 @@ import type { SurveyWriteBody } from './schemas.ts';
 import type { SurveyValues } from './store.ts';
 import { surveyNameTaken } from './store.ts';
 import type { SurveyLookup } from './validation/index.ts';
+import { isPlainObject } from './validation/python.ts';
 
 /** What a survey write needs: the database, change notices and the flag cache. */
 export type SurveyWriteDeps = FlagWriteDeps;
@@ -112,7 +113,7 @@ export function applyBody(values: SurveyValues, body: SurveyWriteBody): SurveyVa
 export function withQuestionIds(questions: unknown): unknown {
   if (!Array.isArray(questions)) return questions;
   return questions.map((question) =>
-    typeof question === 'object' && question !== null && !Array.isArray(question) && !(question as Record<string, unknown>).id
+    isPlainObject(question) && !question.id
       ? { ...question, id: randomUUID() }
       : question,
   );

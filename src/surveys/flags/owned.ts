@@ -15,6 +15,7 @@ import type { FlagWriteDeps } from '../../flags/write-deps.ts';
 import { newFlagValues } from '../../flags/write-fields.ts';
 import type { UserSummary } from '../../platform/users/user-summary.ts';
 import type { SurveyRecord } from '../record.ts';
+import { isPlainObject } from '../validation/python.ts';
 
 export const SURVEY_FLAG_PREFIX = 'survey-targeting-';
 export type OwnedFlagKind = 'targeting' | 'internal' | 'sampling';
@@ -41,8 +42,8 @@ export function surveyPropertyKey(survey: Pick<SurveyRecord, 'id' | 'iteration_c
 }
 
 function waitPeriodDays(conditions: unknown): number {
-  if (typeof conditions !== 'object' || conditions === null || Array.isArray(conditions)) return 0;
-  const days = (conditions as Record<string, unknown>).seenSurveyWaitPeriodInDays;
+  if (!isPlainObject(conditions)) return 0;
+  const days = conditions.seenSurveyWaitPeriodInDays;
   const n = typeof days === 'number' ? days : typeof days === 'string' && days.trim() !== '' ? Number(days) : NaN;
   return Number.isFinite(n) && n > 0 ? n : 0;
 }

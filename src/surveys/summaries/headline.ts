@@ -4,7 +4,8 @@
  * top choice with its share, the main themes of open answers; clauses are added while the sentence
  * stays within 20 words.
  */
-import { answerIn, answerTexts, isChoiceQuestion, ratingValue, type SurveyQuestion } from './questions.ts';
+import { answerIn, answerTexts, isChoiceQuestion, type SurveyQuestion } from './questions.ts';
+import { ratingAnswers } from './summarize.ts';
 import { choiceDistribution, oneDecimal, ratingStats } from './stats.ts';
 import { isLowQualityAnswer, plural, wordCount } from './text.ts';
 import { extractThemes } from './themes.ts';
@@ -20,7 +21,7 @@ function shortChoice(choice: string): string {
 }
 
 function ratingClause(question: SurveyQuestion, answers: unknown[]): string | null {
-  const values = answers.map((a) => ratingValue(a, question.scale)).filter((v): v is number => v !== null);
+  const values = ratingAnswers(question, answers);
   if (values.length === 0) return null;
   const stats = ratingStats(values, question.scale);
   const nps = stats.nps ? ` (NPS ${stats.nps.score})` : '';

@@ -4,6 +4,7 @@
  * question 0, `$survey_response_<n>` for question n).
  */
 import sanitizeHtml from 'sanitize-html';
+import { isPlainObject } from '../validation/python.ts';
 
 /** Question texts may hold (sanitised) HTML; a summary quotes their words only. */
 function plainText(html: string): string {
@@ -23,17 +24,13 @@ export interface SurveyQuestion {
   scale: number;
 }
 
-function record(value: unknown): Record<string, unknown> | null {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-}
-
 /** The stored questions, each with its position; entries that are not objects are skipped. */
 export function questionsOf(raw: unknown): SurveyQuestion[] {
   if (!Array.isArray(raw)) return [];
   const questions: SurveyQuestion[] = [];
   raw.forEach((entry, index) => {
-    const q = record(entry);
-    if (!q) return;
+    if (!isPlainObject(entry)) return;
+    const q = entry;
     const scale = typeof q.scale === 'number' && Number.isInteger(q.scale) && q.scale > 0 ? q.scale : 10;
     questions.push({
       id: typeof q.id === 'string' && q.id !== '' ? q.id : null,

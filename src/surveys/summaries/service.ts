@@ -8,6 +8,7 @@ import { validationError } from '../../platform/errors.ts';
 import { isoUtc } from '../../platform/time.ts';
 import type { SurveyRecord } from '../record.ts';
 import { requireSurvey } from '../read-store.ts';
+import { isPlainObject } from '../validation/python.ts';
 import { composeHeadline } from './headline.ts';
 import { answerKeys, findQuestion, isChoiceQuestion, questionsOf } from './questions.ts';
 import { loadAnswers, loadResponseSample, saveHeadline, saveQuestionSummary, type StoredQuestionSummary } from './store.ts';
@@ -44,10 +45,10 @@ export interface SummarizeResult {
 }
 
 function storedSummary(summaries: unknown, questionId: string): StoredQuestionSummary | null {
-  if (typeof summaries !== 'object' || summaries === null) return null;
-  const entry = (summaries as Record<string, unknown>)[questionId];
-  if (typeof entry !== 'object' || entry === null) return null;
-  const { summary, responseCount, generatedAt, traceId } = entry as Record<string, unknown>;
+  if (!isPlainObject(summaries)) return null;
+  const entry = summaries[questionId];
+  if (!isPlainObject(entry)) return null;
+  const { summary, responseCount, generatedAt, traceId } = entry;
   if (typeof summary !== 'string' || typeof responseCount !== 'number') return null;
   return { summary, responseCount, generatedAt: String(generatedAt ?? ''), traceId: String(traceId ?? '') };
 }
