@@ -25,8 +25,14 @@ function jsonish(value: unknown): unknown {
   return value;
 }
 
-function comparable(survey: SurveyRecord): Record<string, unknown> {
-  return Object.fromEntries(COMPARED_FIELDS.map((field) => [field, jsonish(survey[field])]));
+function comparable(survey: SurveyRecord, fields: readonly string[]): Record<string, unknown> {
+  const values = survey as unknown as Record<string, unknown>;
+  return Object.fromEntries(fields.map((field) => [field, jsonish(values[field])]));
+}
+
+/** The `changes` of these survey fields from `before` to `after`. */
+export function surveyFieldChanges(before: SurveyRecord, after: SurveyRecord, fields: readonly string[]): Change[] {
+  return diffChanges('Survey', comparable(before, fields), comparable(after, fields), fields);
 }
 
 /** A change of the survey's own (as PostHog's `Change(type="Survey", …)`). */
@@ -34,14 +40,21 @@ export function surveyChange(action: Change['action'], field: string, before: un
   return { type: 'Survey', action, field, before, after };
 }
 
-async function record(db: Queryable, survey: SurveyRecord, activity: string, userId: number | null, changes: Change[]): Promise<void> {
+async function record(
+  db: Queryable,
+  survey: SurveyRecord,
+  activity: string,
+  userId: number | null,
+  changes: Change[],
+  trigger: unknown = null,
+): Promise<void> {
   await recordActivity(db, {
     projectId: survey.project_id,
     scope: SURVEY_ACTIVITY_SCOPE,
     itemId: survey.id,
     activity,
     userId,
-    detail: { changes, trigger: null, type: null, name: survey.name, short_id: null },
+    detail: { changes, trigger, type: null, name: survey.name, short_id: null },
   });
 }
 
@@ -58,11 +71,21 @@ export async function recordSurveyUpdated(
   userId: number | null,
   flagChanges: Change[] = [],
 ): Promise<void> {
-  const changes = [...diffChanges('Survey', comparable(before), comparable(after), COMPARED_FIELDS), ...flagChanges];
+  const changes = [...surveyFieldChanges(before, after, COMPARED_FIELDS), ...flagChanges];
   if (changes.length === 0) return;
   await record(db, after, 'updated', userId, changes);
 }
 
 export async function recordSurveyDeleted(db: Queryable, survey: SurveyRecord, userId: number | null): Promise<void> {
   await record(db, survey, 'deleted', userId, []);
+}
+
+/** `updated` by a periodic job: no user, `trigger` names the job and what it did. */
+export async function recordSurveyJobUpdate(
+  db: Queryable,
+  survey: SurveyRecord,
+  changes: Change[],
+  trigger: { job_type: string; payload: Record<string, unknown> },
+): Promise<void> {
+  await record(db, survey, 'updated', null, changes, trigger);
 }

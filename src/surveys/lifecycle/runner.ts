@@ -6,11 +6,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AppDeps } from '../../app.ts';
 import { withTransaction } from '../../db/transaction.ts';
-import { diffChanges } from '../../platform/activity/changes.ts';
-import { recordActivity } from '../../platform/activity/store.ts';
 import { cacheOwnedFlags } from '../flags/owned.ts';
 import { findSurvey } from '../read-store.ts';
-import { SURVEY_ACTIVITY_SCOPE, type SurveyRecord } from '../record.ts';
+import type { SurveyRecord } from '../record.ts';
+import { recordSurveyJobUpdate, surveyFieldChanges } from '../activity.ts';
 import type { AppliedChange, Candidate, SurveyJob } from './task.ts';
 
 export type JobDeps = Pick<AppDeps, 'pool' | 'bus' | 'flagCache'>;
@@ -24,13 +23,6 @@ export interface SurveyJobChange {
   summary: string;
 }
 
-const asJson = (value: unknown): unknown => (value instanceof Date ? value.toISOString() : value);
-
-function fieldValues(survey: SurveyRecord, fields: string[]): Record<string, unknown> {
-  const record = survey as unknown as Record<string, unknown>;
-  return Object.fromEntries(fields.map((field) => [field, asJson(record[field])]));
-}
-
 async function applyToSurvey<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, target: SurveyRecord, context: C): Promise<AppliedChange | null> {
   return withTransaction(deps.pool, async (client) => {
     const survey = await findSurvey(client, target.project_id, target.id, true);
@@ -39,15 +31,8 @@ async function applyToSurvey<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, tar
     if (applied === null) return null;
     const fields = Object.keys(applied.patch);
     const after = { ...survey, ...applied.patch } as SurveyRecord;
-    const changes = [...diffChanges('Survey', fieldValues(survey, fields), fieldValues(after, fields), fields), ...applied.extraChanges];
-    await recordActivity(client, {
-      projectId: survey.project_id,
-      scope: SURVEY_ACTIVITY_SCOPE,
-      itemId: survey.id,
-      activity: 'updated',
-      userId: null,
-      detail: { changes, trigger: { job_type: job.jobType, payload: applied.payload }, type: null, name: survey.name, short_id: null },
-    });
+    const changes = [...surveyFieldChanges(survey, after, fields), ...applied.extraChanges];
+    await recordSurveyJobUpdate(client, survey, changes, { job_type: job.jobType, payload: applied.payload });
     await deps.bus.publish(client, { kind: 'survey', projectId: survey.project_id, id: survey.id });
     return applied;
   });
