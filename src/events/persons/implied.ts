@@ -1,5 +1,5 @@
 import type { IncomingEvent } from '../types.ts';
-import { jsonEqual, type Properties } from './properties.ts';
+import type { Properties } from './properties.ts';
 
 export const LAST_SEEN_SURVEY_DATE = '$last_seen_survey_date';
 
@@ -15,7 +15,6 @@ export function applyImpliedUpdates(person: Properties, event: IncomingEvent): b
   const current = person[LAST_SEEN_SURVEY_DATE];
   // Events of a batch may arrive out of order: the latest sighting wins.
   if (typeof current === 'string' && current >= seen) return false;
-  if (jsonEqual(current, seen)) return false;
   person[LAST_SEEN_SURVEY_DATE] = seen;
   return true;
 }

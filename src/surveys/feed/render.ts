@@ -6,6 +6,7 @@
  */
 import { weakEtag } from '../../platform/http/etag.ts';
 import { isoUtc } from '../../platform/time.ts';
+import { isTruthy } from '../validation/python.ts';
 import type { FeedRow } from './store.ts';
 
 export interface RenderedFeed {
@@ -15,13 +16,6 @@ export interface RenderedFeed {
   surveyCount: number;
   /** The flags the feed names: a change to any other flag leaves it as it is. */
   flagIds: ReadonlySet<number>;
-}
-
-function hasContent(value: unknown): boolean {
-  if (value === null || value === undefined) return false;
-  if (Array.isArray(value)) return value.length > 0;
-  if (typeof value === 'object') return Object.keys(value).length > 0;
-  return value !== '' && value !== false;
 }
 
 export function feedSurvey(row: FeedRow): Record<string, unknown> {
@@ -41,7 +35,7 @@ export function feedSurvey(row: FeedRow): Record<string, unknown> {
     current_iteration_start_date: isoUtc(row.current_iteration_start_date),
     schedule: row.schedule,
     enable_partial_responses: row.enable_partial_responses,
-    ...(hasContent(row.translations) ? { translations: row.translations } : {}),
+    ...(isTruthy(row.translations) ? { translations: row.translations } : {}),
   };
 }
 
