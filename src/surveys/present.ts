@@ -29,8 +29,6 @@ function accessLevel(survey: SurveyRecord, viewer: SurveyViewer): 'manager' | 'e
   return survey.created_by_id === viewer.userId ? 'manager' : 'editor';
 }
 
-const iso = (value: Date | null) => isoUtc(value);
-
 function common(survey: SurveyRecord, flags: FlagSource) {
   const linked = flags(survey.linked_flag_id);
   const targeting = flags(survey.targeting_flag_id);
@@ -49,16 +47,16 @@ function common(survey: SurveyRecord, flags: FlagSource) {
     appearance: survey.appearance ?? null,
     created_at: isoUtc(survey.created_at),
     created_by: survey.created_by,
-    start_date: iso(survey.start_date),
-    end_date: iso(survey.end_date),
+    start_date: isoUtc(survey.start_date),
+    end_date: isoUtc(survey.end_date),
     archived: survey.archived,
     responses_limit: survey.responses_limit,
     iteration_count: survey.iteration_count,
     iteration_frequency_days: survey.iteration_frequency_days,
-    iteration_start_dates: survey.iteration_start_dates === null ? null : survey.iteration_start_dates.map((d) => iso(d)),
+    iteration_start_dates: survey.iteration_start_dates === null ? null : survey.iteration_start_dates.map((d) => isoUtc(d)),
     current_iteration: survey.current_iteration,
-    current_iteration_start_date: iso(survey.current_iteration_start_date),
-    response_sampling_start_date: iso(survey.response_sampling_start_date),
+    current_iteration_start_date: isoUtc(survey.current_iteration_start_date),
+    response_sampling_start_date: isoUtc(survey.response_sampling_start_date),
     response_sampling_interval_type: survey.response_sampling_interval_type,
     response_sampling_interval: survey.response_sampling_interval,
     response_sampling_limit: survey.response_sampling_limit,

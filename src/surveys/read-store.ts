@@ -26,8 +26,3 @@ export async function requireSurvey(db: Queryable, projectId: number, rawId: str
   if (survey === null) throw notFound();
   return survey;
 }
-
-export async function projectSurveys(db: Queryable, projectId: number): Promise<SurveyRecord[]> {
-  const { rows } = await db.query<SurveyRecord>(`${SELECT_SURVEY} WHERE s.project_id = $1 ORDER BY s.created_at DESC, s.id DESC`, [projectId]);
-  return rows;
-}

@@ -59,13 +59,6 @@ export function answerKeys(q: SurveyQuestion): string[] {
   return q.id === null ? [indexKey] : [`$survey_response_${q.id}`, indexKey];
 }
 
-export function isEmptyAnswer(value: unknown): boolean {
-  if (value === null || value === undefined) return true;
-  if (typeof value === 'string') return value.trim() === '';
-  if (Array.isArray(value)) return value.every(isEmptyAnswer);
-  return false;
-}
-
 /** The answer an event carries for the question, or undefined. */
 export function answerIn(properties: Record<string, unknown>, q: SurveyQuestion): unknown {
   for (const key of answerKeys(q)) {
