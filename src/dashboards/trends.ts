@@ -5,6 +5,7 @@
  * only what this module reads is supported, and results are computed from `events` on every read.
  */
 import type { Queryable } from '../db/pool.ts';
+import { DAY_MS } from '../platform/time.ts';
 import { trendRows } from './store.ts';
 
 export type TrendsMath = 'total' | 'dau';
@@ -48,7 +49,6 @@ export interface TrendsSeriesResult {
   labels: string[];
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 export function trendsQuery(input: {

@@ -1,3 +1,4 @@
+import { DAY_MS } from '../platform/time.ts';
 import type { FlagFilters } from './types.ts';
 
 export type FlagStatus = 'active' | 'stale' | 'inactive' | 'deleted' | 'unknown';
@@ -15,7 +16,6 @@ export interface StatusInput {
   last_called_at: Date | null;
 }
 
-const DAY_MS = 24 * 60 * 60 * 1000;
 const THRESHOLD_DAYS = 30;
 
 function isFullRollout(group: { properties?: unknown[]; rollout_percentage?: number | null }): boolean {

@@ -3,9 +3,9 @@
  * create, update, duplicate and the periodic jobs all call them.
  */
 import { validationError } from '../platform/errors.ts';
+import { DAY_MS } from '../platform/time.ts';
 import type { SurveyRecord } from './record.ts';
 
-const DAY_MS = 86_400_000;
 /** PostHog's MAX_ITERATION_COUNT: at most this many start dates are computed. */
 export const MAX_ITERATIONS = 500;
 

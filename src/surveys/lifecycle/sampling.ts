@@ -10,7 +10,7 @@ import type { Change } from '../../platform/activity/changes.ts';
 import { updateOwnedFlag } from '../flags/owned.ts';
 import type { SurveyRecord } from '../record.ts';
 import { dailyLimitsSchedule, type DailyLimit } from '../schedule.ts';
-import { DAY_MS, isoDay, utcDay } from './days.ts';
+import { DAY_MS, isoDay, utcDay } from '../../platform/time.ts';
 import { samplingCandidates, updateSurveyLifecycle, type LifecyclePatch } from './store.ts';
 import type { SurveyJob } from './task.ts';
 

@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';
 import { validationError } from '../../platform/errors.ts';
-import { isoUtc } from '../../platform/time.ts';
+import { DAY_MS, isoUtc, utcDay } from '../../platform/time.ts';
 import type { SurveyRecord } from '../record.ts';
 import { requireSurvey } from '../read-store.ts';
 import { isPlainObject } from '../validation/python.ts';
@@ -14,10 +14,9 @@ import { answerKeys, findQuestion, isChoiceQuestion, questionsOf } from './quest
 import { loadAnswers, loadResponseSample, saveHeadline, saveQuestionSummary, type StoredQuestionSummary } from './store.ts';
 import { NO_RESPONSES_CONTENT, summarizeQuestion } from './summarize.ts';
 
-const DAY_MS = 86_400_000;
 const HEADLINE_SAMPLE = 100;
 
-const midnightUtc = (value: Date) => new Date(Math.floor(value.getTime() / DAY_MS) * DAY_MS);
+const midnightUtc = (value: Date) => new Date(utcDay(value) * DAY_MS);
 
 /** The days the survey ran: from the day of `start_date` (or `created_at`) to the end of the day of `end_date` (or now). */
 function responseWindow(survey: SurveyRecord, now: Date): { from: Date; to: Date } {
