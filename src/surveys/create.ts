@@ -23,7 +23,6 @@ import {
   isSurveyNameViolation,
   newSurveyValues,
   onSave,
-  requireCreateFields,
   requireLinkedFlag,
   requireTargetingFlag,
   surveyLookup,
@@ -62,7 +61,6 @@ export async function createSurveyIn(
 ): Promise<WrittenSurvey> {
   const now = options.now ?? new Date();
   const validated = await validateSurveyWrite(body, { isCreate: true, existing: null, lookup: surveyLookup(client, projectId), now });
-  requireCreateFields(validated);
   await requireLinkedFlag(client, projectId, validated.linked_flag_id ?? null);
   const id = uuidv7(now.getTime());
   const values = onSave(applyBody(newSurveyValues(), validated));

@@ -7,7 +7,7 @@ import { liveFlagsByIds } from '../flags/store.ts';
 import type { FlagFilters } from '../flags/types.ts';
 import { validateFilters } from '../flags/validation/index.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
-import { ApiError, requiredField, validationError } from '../platform/errors.ts';
+import { ApiError, validationError } from '../platform/errors.ts';
 import type { SurveyRecord } from './record.ts';
 import { dailyLimitsSchedule, iterationFields } from './schedule.ts';
 import type { SurveyWriteBody } from './schemas.ts';
@@ -127,15 +127,6 @@ export function onSave(values: SurveyValues): SurveyValues {
     response_sampling_daily_limits: dailyLimitsSchedule(values),
     questions: withQuestionIds(values.questions),
   };
-}
-
-/**
- * Fields the write schema leaves optional but a stored survey needs. The validation layer reports
- * PostHog's own messages first; this is the guard behind it.
- */
-export function requireCreateFields(body: SurveyWriteBody): void {
-  if (body.name === undefined) throw requiredField('name');
-  if (body.type === undefined) throw requiredField('type');
 }
 
 /** The survey rules' view of the project, read on `db` (the write's transaction). */

@@ -3,6 +3,8 @@
  * RFC 3339 with an offset; DRF converts it to UTC and Python's `str()` prints it as
  * `2024-05-01 10:00:00.250000+00:00` (the fraction only when not zero, always six digits).
  */
+import { DAY_MS, utcDay } from '../../platform/time.ts';
+
 export interface UtcInstant {
   /** Whole seconds since the epoch. */
   seconds: number;
@@ -34,9 +36,7 @@ export const instantOf = (date: Date): UtcInstant => {
 
 /** Midnight UTC of the day `now` falls on. */
 export function utcMidnight(now: Date): UtcInstant {
-  const day = new Date(now.getTime());
-  day.setUTCHours(0, 0, 0, 0);
-  return instantOf(day);
+  return instantOf(new Date(utcDay(now) * DAY_MS));
 }
 
 export const isBefore = (a: UtcInstant, b: UtcInstant): boolean =>
