@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app.ts';
 
+export { keyWith, otherProject } from '../helpers/api.ts';
+
 export type Json = Record<string, any>;
 
 export const cohortsUrl = (projectId: number | string = 1) => `/api/projects/${projectId}/cohorts/`;
@@ -40,19 +42,6 @@ export async function getCohort(t: TestApp, id: unknown): Promise<Json> {
   const response = await t.request({ method: 'GET', url: `${cohortsUrl(t.projectId)}${id}/` });
   assert.equal(response.statusCode, 200, response.body);
   return response.json();
-}
-
-export async function keyWith(t: TestApp, scopes: string[], extra: Record<string, unknown> = {}): Promise<string> {
-  const response = await t.request({ method: 'POST', url: '/api/personal_api_keys/', payload: { label: scopes.join(' ').slice(0, 40), scopes, ...extra } });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().value;
-}
-
-/** A project of another organization the test key's user cannot reach is not needed: a second project of ours. */
-export async function otherProject(t: TestApp): Promise<number> {
-  const response = await t.request({ method: 'POST', url: '/api/projects/', payload: { name: `Other ${Math.random().toString(36).slice(2)}` } });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().id;
 }
 
 export const person = (key: string, value: unknown, operator = 'exact', extra: Json = {}) => ({ type: 'person', key, value, operator, ...extra });

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app.ts';
 
+export { assertValidation, keyWith } from '../helpers/api.ts';
+
 export type Json = Record<string, any>;
 
 export const definitionsUrl = (projectId: number | string = 1) => `/api/projects/${projectId}/event_definitions/`;
@@ -24,28 +26,6 @@ export async function getDefinition(t: TestApp, id: string, projectId: number | 
   const response = await t.request({ method: 'GET', url: `${definitionsUrl(projectId)}${id}/` });
   assert.equal(response.statusCode, 200, response.body);
   return response.json();
-}
-
-/** Asserts a 400 with the contract's error body. */
-export function assertValidation(
-  response: { statusCode: number; json(): unknown; body: string },
-  detail: string,
-  attr: string | null,
-  code?: string,
-): void {
-  assert.equal(response.statusCode, 400, response.body);
-  const body = response.json() as Json;
-  assert.equal(body.type, 'validation_error');
-  assert.equal(body.detail, detail);
-  assert.equal(body.attr, attr);
-  if (code) assert.equal(body.code, code);
-}
-
-/** A key of the test app's user with these scopes. */
-export async function keyWith(t: TestApp, scopes: string[]): Promise<string> {
-  const response = await t.request({ method: 'POST', url: '/api/personal_api_keys/', payload: { label: scopes.join(' ').slice(0, 40), scopes } });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().value;
 }
 
 export function missingScope(scope: string) {

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app.ts';
 
+export { assertValidation } from '../helpers/api.ts';
+
 export type Json = Record<string, unknown>;
 
 export const flagsUrl = (projectId: number | string = 1) => `/api/projects/${projectId}/feature_flags/`;
@@ -19,12 +21,3 @@ export async function getFlag(t: TestApp, id: unknown) {
   return t.request({ method: 'GET', url: `${flagsUrl(t.projectId)}${id}/` });
 }
 
-/** Asserts a 400 with the contract's error body. */
-export function assertValidation(response: { statusCode: number; json(): unknown; body: string }, detail: string, attr: string | null, code?: string) {
-  assert.equal(response.statusCode, 400, response.body);
-  const body = response.json() as Json;
-  assert.equal(body.type, 'validation_error');
-  assert.equal(body.detail, detail);
-  assert.equal(body.attr, attr);
-  if (code) assert.equal(body.code, code);
-}

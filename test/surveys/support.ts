@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import type { TestApp } from '../helpers/app.ts';
 
+export { assertValidation, keyWith, otherProject } from '../helpers/api.ts';
+
 export type Json = Record<string, any>;
 
 /** The survey list URL of a project (defaults to the test app's project). */
@@ -36,30 +38,6 @@ export async function getSurvey(t: TestApp, id: unknown, projectId: number = t.p
 /** PATCHes a survey; answers the raw response (status not asserted). */
 export function patchSurvey(t: TestApp, id: unknown, body: Json, projectId: number = t.projectId) {
   return t.request({ method: 'PATCH', url: `${surveysUrl(projectId)}${id}/`, payload: body });
-}
-
-/** Asserts a 400 with the contract's error body. */
-export function assertValidation(response: { statusCode: number; json(): unknown; body: string }, detail: string, attr: string | null, code?: string) {
-  assert.equal(response.statusCode, 400, response.body);
-  const body = response.json() as Json;
-  assert.equal(body.type, 'validation_error');
-  assert.equal(body.detail, detail);
-  assert.equal(body.attr, attr);
-  if (code) assert.equal(body.code, code);
-}
-
-/** A personal API key of the test app's user with these scopes (and e.g. `scoped_teams`). */
-export async function keyWith(t: TestApp, scopes: string[], extra: Json = {}): Promise<string> {
-  const response = await t.request({ method: 'POST', url: '/api/personal_api_keys/', payload: { label: scopes.join(' ').slice(0, 40), scopes, ...extra } });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().value;
-}
-
-/** A second project in the test app's organization. */
-export async function otherProject(t: TestApp): Promise<number> {
-  const response = await t.request({ method: 'POST', url: '/api/projects/', payload: { name: `Other ${Math.random().toString(36).slice(2)}` } });
-  assert.equal(response.statusCode, 201, response.body);
-  return response.json().id;
 }
 
 /** A feature flag through the flags API (the user's own flag, e.g. to link). */
