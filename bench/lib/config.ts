@@ -38,6 +38,8 @@ export interface BenchConfig {
   sdkScale: number[];
   /** Connections of the `/flags?v=2` latency run at 1 000 flags (sdk). */
   sdkHighConnections: number;
+  /** Survey events loaded into the project before stats are measured (surveys; BENCH_SURVEY_EVENTS). */
+  surveyEvents: number;
 }
 
 function fraction(name: string, fallback: number): number {
@@ -53,6 +55,14 @@ function positiveNumber(name: string, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
+function positiveInteger(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
 }
 
@@ -110,5 +120,6 @@ export function loadBenchConfig(): BenchConfig {
     seedDefinitions: Math.round(positiveNumber('BENCH_SEED_DEFINITIONS', 10_000)),
     sdkScale: counts('BENCH_SDK_SCALE', [10, 1000, 10_000]),
     sdkHighConnections: Math.round(positiveNumber('BENCH_SDK_HIGH_CONNECTIONS', 50)),
+    surveyEvents: positiveInteger('BENCH_SURVEY_EVENTS', 1_000_000),
   };
 }

@@ -34,14 +34,6 @@ const LARGE = 0;
 const TYPICAL = 4;
 const AIM_MS = 200;
 
-function positiveInt(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
-  return value;
-}
-
 interface PlannedSurvey {
   index: number;
   id: string;
@@ -397,7 +389,7 @@ export const surveysScenario: Scenario = {
   name: 'surveys',
   async run(config: BenchConfig, log: Log) {
     const settings = measureSettingsOf(config);
-    const eventCount = positiveInt('BENCH_SURVEY_EVENTS', 1_000_000);
+    const eventCount = config.surveyEvents;
     log(`surveys: ${eventCount} survey events over ${SURVEY_COUNT} surveys, ${settings.connections} connections, ${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s per request`);
     let target = await startBellwether(config.adminDatabaseUrl);
     try {
