@@ -13,6 +13,7 @@
 import { dependencyChains, type PropertyGroup } from '../evaluation/index.ts';
 import { FlagIndex } from '../evaluation/dependencies.ts';
 import { simpleRolloutPercentage } from '../flags/derive.ts';
+import type { FlagRecord } from '../flags/record.ts';
 import { weakEtag } from '../platform/http/etag.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../flags/types.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
@@ -29,12 +30,11 @@ export function sdkRuntime(runtime: string): string {
   return runtime === 'both' ? 'all' : runtime;
 }
 
-/** PostHog's minimal flag serializer (reference §1.3) plus what current SDKs read. */
-export function minimalFlag(live: LiveFlag, projectId: number, filters: FlagFilters = live.flag.filters): Record<string, unknown> {
-  const record = live.record;
+/** PostHog's minimal flag serializer (reference §1.3): the flag summary surveys and SDKs show, with these filters. */
+export function minimalFlagFields(record: FlagRecord, filters: FlagFilters) {
   return {
     id: record.id,
-    team_id: projectId,
+    team_id: record.project_id,
     name: record.name,
     key: record.key,
     filters,
@@ -47,6 +47,13 @@ export function minimalFlag(live: LiveFlag, projectId: number, filters: FlagFilt
     bucketing_identifier: record.bucketing_identifier ?? 'distinct_id',
     evaluation_tags: record.evaluation_tags,
     evaluation_contexts: record.evaluation_tags,
+  };
+}
+
+/** The minimal flag plus what current SDKs read. */
+export function minimalFlag(live: LiveFlag, filters: FlagFilters = live.flag.filters): Record<string, unknown> {
+  return {
+    ...minimalFlagFields(live.record, filters),
     rollout_percentage: simpleRolloutPercentage(live.flag.filters),
     has_experiment: false,
   };
@@ -117,7 +124,7 @@ export function definitionsBody(view: ProjectView, sendCohorts: boolean): Record
     }
   }
   return {
-    flags: served.map((live) => minimalFlag(live, view.projectId, rewriter.filters(live.flag.filters))),
+    flags: served.map((live) => minimalFlag(live, rewriter.filters(live.flag.filters))),
     group_type_mapping: Object.fromEntries(Object.entries(view.groupTypeMapping).map(([index, name]) => [String(index), name])),
     cohorts,
   };

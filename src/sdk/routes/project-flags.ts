@@ -83,7 +83,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
         const view = await deps.cache.view(request.project.id);
         const distinctId = request.principal.user.distinct_id;
         const evaluation = await evaluateFor(deps.pool, view, { distinctId, groups }, {}, request.log);
-        const items = evaluation.flags.map(({ live, result }) => ({ feature_flag: minimalFlag(live, view.projectId), value: flagValue(result) }));
+        const items = evaluation.flags.map(({ live, result }) => ({ feature_flag: minimalFlag(live), value: flagValue(result) }));
         return sendJson(reply, JSON.stringify(items));
       },
     );
