@@ -13,9 +13,9 @@
  * walkers below read stored filters of any shape without failing.
  */
 import { validationError, type ApiError } from '../platform/errors.ts';
-import { parseRelativeOrAbsoluteDate } from '../flags/validation/dates.ts';
-import { regexCompiles } from '../flags/validation/values.ts';
-import { FLAG_OPERATORS, OPERATOR_ALIASES } from '../flags/validation/operators.ts';
+import { parseRelativeOrAbsoluteDate } from '../targeting/dates.ts';
+import { regexCompiles } from '../targeting/regex.ts';
+import { FLAG_OPERATORS, OPERATOR_ALIASES } from '../targeting/operators.ts';
 
 export type CohortPropertyType = 'person' | 'cohort' | 'behavioral' | 'event';
 

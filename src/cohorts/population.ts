@@ -12,7 +12,7 @@ import {
   type EvaluationContext,
   type EvaluationFlag,
 } from '../evaluation/index.ts';
-import type { FlagProperty } from '../flags/types.ts';
+import type { FlagProperty } from '../targeting/types.ts';
 import { groupBatch, hashKeyOverrides, personBatch, staticMemberships } from './population-store.ts';
 import type { MemberRow } from './store.ts';
 

@@ -4,7 +4,7 @@
  * Condition values: a relative date (`-30d`, `6h`, `2w`, `3m`, `1y`; number below 10000) counted back
  * from `now` in UTC, else an absolute date. Months and years step back the way current posthog-node
  * does: a month at a time, the day clamped to each month's length (31 March − 1m = 28/29 February,
- * − 2m = 28 January; 29 February − 1y = 28 February); the rule lives in src/flags/validation/dates.ts,
+ * − 2m = 28 January; 29 February − 1y = 28 February); the rule lives in src/targeting/dates.ts,
  * shared with validation.
  *
  * Property values (and absolute condition values):
@@ -17,7 +17,7 @@
  *   the SDK decides those locally, so the server follows it);
  * - anything else (booleans, objects, unparseable text) is not a date, and the condition fails.
  */
-import { parseAbsoluteDate, parseRelativeDate } from '../flags/validation/dates.ts';
+import { parseAbsoluteDate, parseRelativeDate } from '../targeting/dates.ts';
 
 const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 

@@ -19,6 +19,7 @@
 import type { FlagProperty } from './types.ts';
 import { conditionDate, dateOf } from './dates.ts';
 import { caretRange, compareVersions, inRange, parseVersion, tildeRange, wildcardRange, type VersionRange } from './semver.ts';
+import { compileRegex } from '../targeting/regex.ts';
 import { asciiLower, isBooleanLike, isTruthyValue, jsonText, looseNumber, looseText } from './values.ts';
 
 const MATCH_WHEN_MISSING: ReadonlySet<string> = new Set(['is_not', 'not_icontains', 'not_icontains_multi', 'not_regex']);
@@ -107,24 +108,6 @@ function containsText(actual: unknown, expected: unknown): boolean {
 function containsAny(actual: unknown, expected: unknown): boolean {
   const needles = Array.isArray(expected) ? expected : [expected];
   return needles.some((needle) => containsText(actual, needle));
-}
-
-const REGEX_CACHE_LIMIT = 500;
-const regexCache = new Map<string, RegExp | null>();
-
-/** Case-sensitive JavaScript regular expression, searched anywhere in the text; null if invalid. */
-function compileRegex(pattern: string): RegExp | null {
-  const cached = regexCache.get(pattern);
-  if (cached !== undefined) return cached;
-  let regex: RegExp | null;
-  try {
-    regex = new RegExp(pattern);
-  } catch {
-    regex = null;
-  }
-  if (regexCache.size >= REGEX_CACHE_LIMIT) regexCache.clear();
-  regexCache.set(pattern, regex);
-  return regex;
 }
 
 /** Numerically when both sides read as finite numbers (`parseFloat`), else as texts. */

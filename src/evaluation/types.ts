@@ -3,9 +3,9 @@
  * (flags, person and group properties, cohorts, static cohort membership, hash-key overrides,
  * the clock) comes in through these shapes; nothing is read from a database here.
  */
-import type { FlagFilters, FlagProperty } from '../flags/types.ts';
+import type { FlagFilters, FlagProperty } from '../targeting/types.ts';
 
-export type { FlagFilters, FlagGroup, FlagProperty, FlagVariant } from '../flags/types.ts';
+export type { FlagFilters, FlagGroup, FlagProperty, FlagVariant } from '../targeting/types.ts';
 
 /** A flag as the engine needs it (the columns of reference §1.3 that matter for evaluation). */
 export interface EvaluationFlag {

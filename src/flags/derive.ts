@@ -1,4 +1,4 @@
-import type { FlagFilters, FlagGroup } from './types.ts';
+import type { FlagFilters, FlagGroup } from '../targeting/types.ts';
 
 /**
  * Filters as the API shows them. Stored filters without `groups` (a flag created with no filters)

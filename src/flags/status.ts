@@ -1,5 +1,5 @@
 import { DAY_MS } from '../platform/time.ts';
-import type { FlagFilters } from './types.ts';
+import type { FlagFilters } from '../targeting/types.ts';
 
 export type FlagStatus = 'active' | 'stale' | 'inactive' | 'deleted' | 'unknown';
 

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { userSummarySql } from '../platform/users/user-summary.ts';
 import type { FlagRecord, FlagValues } from './record.ts';
-import type { FlagFilters } from './types.ts';
+import type { FlagFilters } from '../targeting/types.ts';
 
 /** The columns of a FlagRecord, over `feature_flags f` joined by FLAG_JOINS. */
 export const FLAG_COLUMNS = `f.*, ${userSummarySql('cu')} AS created_by, ${userSummarySql('mu')} AS last_modified_by,

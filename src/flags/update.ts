@@ -14,7 +14,7 @@ import type { FlagWriteBody } from './schemas.ts';
 import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
-import type { FlagFilters } from './types.ts';
+import type { FlagFilters } from '../targeting/types.ts';
 import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';
 import { applyPlainFields } from './write-fields.ts';
 

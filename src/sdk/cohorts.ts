@@ -4,7 +4,7 @@
  * memberships a person load must read). Cohort rows become engine definitions in src/cohorts.
  */
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
-import type { FlagProperty } from '../flags/types.ts';
+import type { FlagProperty } from '../targeting/types.ts';
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -15,7 +15,7 @@ import { FlagIndex } from '../evaluation/dependencies.ts';
 import { simpleRolloutPercentage } from '../flags/derive.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { weakEtag } from '../platform/http/etag.ts';
-import type { FlagFilters, FlagGroup, FlagProperty } from '../flags/types.ts';
+import type { FlagFilters, FlagGroup, FlagProperty } from '../targeting/types.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
 import type { LiveFlag, ProjectView } from './project-view.ts';
 

@@ -1,7 +1,7 @@
 import { withTransaction } from '../db/transaction.ts';
 import { findFlag } from '../flags/store.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import type { FlagFilters } from '../flags/types.ts';
+import type { FlagFilters } from '../targeting/types.ts';
 import type { Change } from '../platform/activity/changes.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import { recordSurveyUpdated, surveyChange } from './activity.ts';

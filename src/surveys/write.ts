@@ -4,7 +4,7 @@ import type { Queryable } from '../db/pool.ts';
 import { UNIQUE_VIOLATION } from '../flags/errors.ts';
 import { flagLookup } from '../flags/lookup.ts';
 import { liveFlagsByIds } from '../flags/store.ts';
-import type { FlagFilters } from '../flags/types.ts';
+import type { FlagFilters } from '../targeting/types.ts';
 import { validateFilters } from '../flags/validation/index.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import { ApiError, validationError } from '../platform/errors.ts';

@@ -11,7 +11,7 @@ import {
   type EvaluationFlag,
   type FlagResult,
 } from '../../src/evaluation/index.ts';
-import type { FlagFilters } from '../../src/flags/types.ts';
+import type { FlagFilters } from '../../src/targeting/types.ts';
 
 let nextId = 1;
 function flag(key: string, filters: FlagFilters, extra: Partial<EvaluationFlag> = {}): EvaluationFlag {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ApiError } from '../../src/platform/errors.ts';
-import type { FlagFilters } from '../../src/flags/types.ts';
+import type { FlagFilters } from '../../src/targeting/types.ts';
 import {
   checkEvaluationTagsSubset,
   checkKeyFormat,

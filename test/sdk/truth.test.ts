@@ -28,7 +28,7 @@ import { randomUUID } from 'node:crypto';
 import { PostHog as PostHogCurrent } from 'posthog-node';
 import { PostHog as PostHogLegacy } from 'posthog-node-5293';
 import { evaluateFlags, type CohortDefinition, type EvaluationContext, type EvaluationFlag, type FlagResult } from '../../src/evaluation/index.ts';
-import type { FlagFilters, FlagProperty } from '../../src/flags/types.ts';
+import type { FlagFilters, FlagProperty } from '../../src/targeting/types.ts';
 import { startDefinitionsServer } from '../evaluation/support/definitions-server.ts';
 import { Random } from '../evaluation/support/random.ts';
 import { buildPerson, buildScenario, GROUP_TYPES, type Profile, type Scenario } from '../evaluation/support/scenario.ts';

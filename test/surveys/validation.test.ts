@@ -11,7 +11,7 @@ import {
   type SurveyLookup,
   type SurveyValidationContext,
 } from '../../src/surveys/validation/index.ts';
-import type { FlagFilters } from '../../src/flags/types.ts';
+import type { FlagFilters } from '../../src/targeting/types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // an in-memory SurveyLookup and helpers

@@ -10,7 +10,7 @@ import type { Pool } from '../../db/pool.ts';
 import { ApiError, validationError } from '../../platform/errors.ts';
 import type { FlagCache } from '../cache.ts';
 import { flagLookup } from '../lookup.ts';
-import type { FlagProperty } from '../types.ts';
+import type { FlagProperty } from '../../targeting/types.ts';
 import { validateFilters } from '../validation/index.ts';
 
 export interface BlastRadiusBody {

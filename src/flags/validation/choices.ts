@@ -1,5 +1,5 @@
 import { validationError, type ApiError } from '../../platform/errors.ts';
-import type { EvaluationRuntime } from '../types.ts';
+import type { EvaluationRuntime } from '../../targeting/types.ts';
 import { nullNotAllowed } from './errors.ts';
 import { pythonStr } from './values.ts';
 

@@ -1,4 +1,4 @@
-import type { FlagFilters } from '../types.ts';
+import type { FlagFilters } from '../../targeting/types.ts';
 import { checkFlagDependencies } from './dependencies.ts';
 import { filtersError } from './errors.ts';
 import type { FilterValidationContext } from './lookup.ts';

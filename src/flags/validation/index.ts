@@ -10,5 +10,5 @@ export {
   validateEvaluationRuntime,
   type BucketingIdentifier,
 } from './choices.ts';
-export { parseAbsoluteDate, parseRelativeDate, parseRelativeOrAbsoluteDate } from './dates.ts';
-export { FLAG_OPERATORS, OPERATOR_ALIASES, type FlagOperator } from './operators.ts';
+export { parseAbsoluteDate, parseRelativeDate, parseRelativeOrAbsoluteDate } from '../../targeting/dates.ts';
+export { FLAG_OPERATORS, OPERATOR_ALIASES, type FlagOperator } from '../../targeting/operators.ts';

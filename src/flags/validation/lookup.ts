@@ -1,4 +1,4 @@
-import type { FlagFilters } from '../types.ts';
+import type { FlagFilters } from '../../targeting/types.ts';
 
 /** What filters validation needs to know about the rest of the project (the service reads it from the DB). */
 export interface FlagLookup {

@@ -1,4 +1,4 @@
-import type { FlagFilters, FlagGroup, FlagVariant } from '../types.ts';
+import type { FlagFilters, FlagGroup, FlagVariant } from '../../targeting/types.ts';
 import { filtersError } from './errors.ts';
 import { isFiniteNumber, isPlainObject } from './values.ts';
 

@@ -1,4 +1,4 @@
-import type { FlagVariant } from '../types.ts';
+import type { FlagVariant } from '../../targeting/types.ts';
 import { filtersError } from './errors.ts';
 import { isPlainObject } from './values.ts';
 

@@ -1,10 +1,11 @@
-import type { FlagProperty } from '../types.ts';
+import type { FlagProperty } from '../../targeting/types.ts';
 import { checkCohortCondition } from './cohorts.ts';
-import { parseRelativeOrAbsoluteDate } from './dates.ts';
+import { parseRelativeOrAbsoluteDate } from '../../targeting/dates.ts';
 import { filtersError } from './errors.ts';
 import type { FlagLookup } from './lookup.ts';
-import { COHORT_ONLY_OPERATORS, DATE_OPERATORS, REGEX_OPERATORS, STRING_VALUE_OPERATORS } from './operators.ts';
-import { displayValue, regexCompiles } from './values.ts';
+import { COHORT_ONLY_OPERATORS, DATE_OPERATORS, REGEX_OPERATORS, STRING_VALUE_OPERATORS } from '../../targeting/operators.ts';
+import { regexCompiles } from '../../targeting/regex.ts';
+import { displayValue } from './values.ts';
 
 export const MAX_LIST_VALUES = 1000;
 

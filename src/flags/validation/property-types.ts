@@ -1,4 +1,4 @@
-import type { FlagFilters, FlagProperty } from '../types.ts';
+import type { FlagFilters, FlagProperty } from '../../targeting/types.ts';
 import { filtersError } from './errors.ts';
 
 const PERSON_FLAG_TYPES: ReadonlySet<unknown> = new Set(['person', 'cohort', 'flag']);

@@ -1,6 +1,6 @@
-import type { FlagFilters, FlagGroup, FlagProperty } from '../types.ts';
+import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types.ts';
 import { filtersError } from './errors.ts';
-import { isFlagOperator, OPERATOR_ALIASES } from './operators.ts';
+import { isFlagOperator, OPERATOR_ALIASES } from '../../targeting/operators.ts';
 import { displayValue, isFiniteNumber, isPlainObject, pythonTypeName, type JsonObject } from './values.ts';
 
 /**

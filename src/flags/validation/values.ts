@@ -27,13 +27,3 @@ export function pythonStr(value: unknown): string {
 export function isFiniteNumber(value: unknown): value is number {
   return typeof value === 'number' && Number.isFinite(value);
 }
-
-/** Whether `pattern` compiles as a plain JS RegExp, as posthog-node compiles it. */
-export function regexCompiles(pattern: string): boolean {
-  try {
-    new RegExp(pattern);
-    return true;
-  } catch {
-    return false;
-  }
-}

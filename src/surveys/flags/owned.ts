@@ -10,7 +10,7 @@ import { recordFlagActivity } from '../../flags/activity.ts';
 import { jsonEqual } from '../../platform/activity/changes.ts';
 import { flagValuesOf, type FlagRecord, type FlagValues } from '../../flags/record.ts';
 import { findFlag, insertFlag, updateFlag } from '../../flags/store.ts';
-import type { FlagFilters, FlagGroup, FlagProperty } from '../../flags/types.ts';
+import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types.ts';
 import type { FlagWriteDeps } from '../../flags/write-deps.ts';
 import { newFlagValues } from '../../flags/write-fields.ts';
 import type { UserSummary } from '../../platform/users/user-summary.ts';

@@ -1,6 +1,6 @@
 import { displayFilters } from '../../flags/derive.ts';
 import type { FlagRecord } from '../../flags/record.ts';
-import type { FlagFilters } from '../../flags/types.ts';
+import type { FlagFilters } from '../../targeting/types.ts';
 import { minimalFlagFields } from '../../sdk/definitions.ts';
 import type { MinimalFlag } from '../schemas.ts';
 import { normalizeOwnedFilters } from './owned.ts';

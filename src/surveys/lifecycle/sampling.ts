@@ -4,7 +4,7 @@
  * to the next day, so the schedule starts over.
  */
 import type { FlagRecord } from '../../flags/record.ts';
-import type { FlagFilters } from '../../flags/types.ts';
+import type { FlagFilters } from '../../targeting/types.ts';
 import { findFlag } from '../../flags/store.ts';
 import type { Change } from '../../platform/activity/changes.ts';
 import { updateOwnedFlag } from '../flags/owned.ts';

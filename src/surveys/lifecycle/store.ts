@@ -1,6 +1,6 @@
 /** SQL of the lifecycle jobs: the surveys each job looks at, and the fields the jobs write. */
 import type { Queryable } from '../../db/pool.ts';
-import type { FlagFilters } from '../../flags/types.ts';
+import type { FlagFilters } from '../../targeting/types.ts';
 import type { SurveyRecord } from '../record.ts';
 
 /** The two-integer advisory key of a round: one process at a time runs the jobs. */

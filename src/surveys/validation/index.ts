@@ -1,4 +1,4 @@
-import type { FlagFilters } from '../../flags/types.ts';
+import type { FlagFilters } from '../../targeting/types.ts';
 import type { SurveyRecord } from '../record.ts';
 import type { SurveyWriteBody } from '../schemas.ts';
 import { checkAppearance } from './appearance.ts';

@@ -9,7 +9,7 @@
  */
 import { dependencyChains, type CohortDefinition, type EvaluationFlag, type PropertyGroup } from '../../../src/evaluation/index.ts';
 import { overridesFirst } from '../../../src/flags/derive.ts';
-import type { FlagFilters, FlagGroup, FlagProperty } from '../../../src/flags/types.ts';
+import type { FlagFilters, FlagGroup, FlagProperty } from '../../../src/targeting/types.ts';
 import { Random } from './random.ts';
 import type { SdkPerson } from './sdk.ts';
 
