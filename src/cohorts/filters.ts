@@ -14,8 +14,8 @@
  */
 import { validationError, type ApiError } from '../platform/errors.ts';
 import { parseRelativeOrAbsoluteDate } from '../targeting/dates.ts';
-import { regexCompiles } from '../targeting/regex.ts';
-import { FLAG_OPERATORS, OPERATOR_ALIASES } from '../targeting/operators.ts';
+import { regexValueError } from '../targeting/regex.ts';
+import { DATE_OPERATORS, FLAG_OPERATORS, OPERATOR_ALIASES, REGEX_OPERATORS } from '../targeting/operators.ts';
 
 export type CohortPropertyType = 'person' | 'cohort' | 'behavioral' | 'event';
 
@@ -45,8 +45,6 @@ const MAX_PROPERTIES = 1000;
 const PERSON_OPERATORS: ReadonlySet<string> = new Set(
   FLAG_OPERATORS.filter((operator) => operator !== 'in' && operator !== 'not_in' && operator !== 'flag_evaluates_to'),
 );
-const DATE_OPERATORS: ReadonlySet<string> = new Set(['is_date_before', 'is_date_after', 'is_date_exact']);
-const REGEX_OPERATORS: ReadonlySet<string> = new Set(['regex', 'not_regex']);
 const VALUELESS_OPERATORS: ReadonlySet<string> = new Set(['is_set', 'is_not_set']);
 const BEHAVIORAL_TYPES: ReadonlySet<unknown> = new Set(['behavioral', 'event']);
 
@@ -133,9 +131,8 @@ function parsePersonProperty(raw: Record<string, unknown>): CohortProperty {
       'invalid_date',
     );
   }
-  if (REGEX_OPERATORS.has(operator) && !regexCompiles(String(value))) {
-    throw filtersError(`Invalid regular expression for operator ${operator}: ${show(value)}`, 'invalid_value');
-  }
+  const regexError = REGEX_OPERATORS.has(operator) ? regexValueError(operator, String(value)) : null;
+  if (regexError !== null) throw filtersError(regexError, 'invalid_value');
   return { ...raw, type: 'person', key, operator, value };
 }
 

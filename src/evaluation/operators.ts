@@ -19,7 +19,7 @@
 import type { FlagProperty } from './types.ts';
 import { conditionDate, dateOf } from './dates.ts';
 import { caretRange, compareVersions, inRange, parseVersion, tildeRange, wildcardRange, type VersionRange } from './semver.ts';
-import { compileRegex } from '../targeting/regex.ts';
+import { matchRegex } from '../targeting/regex.ts';
 import { asciiLower, isBooleanLike, isTruthyValue, jsonText, looseNumber, looseText } from './values.ts';
 
 const MATCH_WHEN_MISSING: ReadonlySet<string> = new Set(['is_not', 'not_icontains', 'not_icontains_multi', 'not_regex']);
@@ -57,9 +57,8 @@ export function matchProperty(property: FlagProperty, bag: Record<string, unknow
       return !containsAny(actual, expected);
     case 'regex':
     case 'not_regex': {
-      const regex = compileRegex(looseText(expected));
-      if (!regex) return false; // an invalid pattern fails both ways
-      const found = regex.test(looseText(actual));
+      const found = matchRegex(looseText(expected), looseText(actual));
+      if (found === null) return false; // a refused pattern or a text too long to search fails both ways
       return operator === 'regex' ? found : !found;
     }
     case 'gt':

@@ -4,7 +4,7 @@ import { parseRelativeOrAbsoluteDate } from '../../targeting/dates.ts';
 import { filtersError } from './errors.ts';
 import type { FlagLookup } from './lookup.ts';
 import { COHORT_ONLY_OPERATORS, DATE_OPERATORS, REGEX_OPERATORS, STRING_VALUE_OPERATORS } from '../../targeting/operators.ts';
-import { regexCompiles } from '../../targeting/regex.ts';
+import { regexValueError } from '../../targeting/regex.ts';
 import { displayValue } from './values.ts';
 
 export const MAX_LIST_VALUES = 1000;
@@ -27,9 +27,8 @@ export async function checkProperty(property: FlagProperty, lookup: FlagLookup):
   if (STRING_VALUE_OPERATORS.has(operator) && typeof value !== 'string') {
     throw filtersError(`Invalid value for operator ${operator}: ${displayValue(value)}`, 'invalid_value');
   }
-  if (REGEX_OPERATORS.has(operator) && !regexCompiles(String(value))) {
-    throw filtersError(`Invalid regular expression for operator ${operator}: ${displayValue(value)}`, 'invalid_value');
-  }
+  const regexError = REGEX_OPERATORS.has(operator) ? regexValueError(operator, String(value)) : null;
+  if (regexError !== null) throw filtersError(regexError, 'invalid_value');
   if (COHORT_ONLY_OPERATORS.has(operator) && type !== 'cohort') {
     throw filtersError(
       `The '${operator}' operator is only valid for cohort properties, not '${displayValue(type)}' properties.`,
