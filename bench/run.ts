@@ -1,11 +1,13 @@
 /**
- * `npm run bench`: the scenarios chosen by BENCH_SCENARIOS (flags,ingestion,definitions,sdk,surveys; all
- * by default), each on a fresh Bellwether and database:
+ * `npm run bench`: the scenarios chosen by BENCH_SCENARIOS (flags, ingestion, definitions, sdk, surveys,
+ * hostile-regex, flag-scale; all by default), each on a fresh Bellwether and database:
  * - flags: the feature flag API under load, Bellwether beside Unleash 7.5.1;
  * - ingestion: events/s stored through POST /batch/, sent by posthog-node itself, then by autocannon;
  * - definitions: the event definitions list and search over 10 000 definitions;
  * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags;
- * - surveys: survey stats and responses_count with 1 000 000 survey events in one project.
+ * - surveys: survey stats and responses_count with 1 000 000 survey events in one project;
+ * - hostile-regex: stored patterns against hostile values, with /_health probed beside;
+ * - flag-scale: /flags?v=2 with 25 000 flags in one project, /_health and /_readyz probed beside.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,7 +18,9 @@ import { runCleanups } from './lib/cleanup.ts';
 import { loadBenchConfig } from './lib/config.ts';
 import { writeResults } from './lib/report.ts';
 import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
+import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
+import { hostileRegexScenario } from './scenarios/hostile-regex.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
 import { surveysScenario } from './scenarios/surveys.ts';
@@ -31,6 +35,8 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   definitions: eventDefinitionsScenario,
   sdk: sdkScenario,
   surveys: surveysScenario,
+  'hostile-regex': hostileRegexScenario,
+  'flag-scale': flagScaleScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

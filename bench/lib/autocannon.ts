@@ -4,6 +4,8 @@ import type { OperationPlan, Target } from '../targets/target.ts';
 export interface LoadSettings {
   connections: number;
   durationSeconds: number;
+  /** Seconds before autocannon gives up on one answer (a socket error); 10 by default. */
+  timeoutSeconds?: number;
 }
 
 export interface Measurement {
@@ -82,6 +84,7 @@ export async function runLoad(target: LoadTarget, plan: OperationPlan, settings:
         url: target.baseUrl,
         connections: settings.connections,
         duration: settings.durationSeconds,
+        timeout: settings.timeoutSeconds ?? 10,
         pipelining: 1,
         headers,
         requests: [

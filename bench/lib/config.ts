@@ -40,6 +40,10 @@ export interface BenchConfig {
   sdkHighConnections: number;
   /** Survey events loaded into the project before stats are measured (surveys; BENCH_SURVEY_EVENTS). */
   surveyEvents: number;
+  /** Requests sent one after another per hostile value (hostile-regex; BENCH_HOSTILE_REQUESTS). */
+  hostileRequests: number;
+  /** Flag counts in one project measured by flag-scale (BENCH_FLAG_SCALE). */
+  flagScale: number[];
 }
 
 function fraction(name: string, fallback: number): number {
@@ -77,6 +81,9 @@ const ALIASES: Record<string, ScenarioName> = {
   sdk: 'sdk',
   'flag-evaluation': 'sdk',
   surveys: 'surveys',
+  'hostile-regex': 'hostile-regex',
+  regex: 'hostile-regex',
+  'flag-scale': 'flag-scale',
 };
 
 function scenarios(): ScenarioName[] {
@@ -121,5 +128,7 @@ export function loadBenchConfig(): BenchConfig {
     sdkScale: counts('BENCH_SDK_SCALE', [10, 1000, 10_000]),
     sdkHighConnections: Math.round(positiveNumber('BENCH_SDK_HIGH_CONNECTIONS', 50)),
     surveyEvents: positiveInteger('BENCH_SURVEY_EVENTS', 1_000_000),
+    hostileRequests: positiveInteger('BENCH_HOSTILE_REQUESTS', 50),
+    flagScale: counts('BENCH_FLAG_SCALE', [25_000]),
   };
 }

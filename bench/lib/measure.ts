@@ -75,7 +75,7 @@ export async function measure(
 ): Promise<OperationResult> {
   return untilUndisturbed(target, settings, label, log, async (isRetry) => {
     if (isRetry) {
-      await runLoad(target, plan, { connections: settings.connections, durationSeconds: settings.warmupSeconds }, `${label} (warm-up)`);
+      await runLoad(target, plan, { ...settings, durationSeconds: settings.warmupSeconds }, `${label} (warm-up)`);
     }
     const endWatch = watchCpu(target);
     const measurement = await runLoad(target, plan, settings, label);
@@ -93,7 +93,7 @@ export async function runOperation(
 ): Promise<OperationResult> {
   await probe(target, plan, operation);
   const label = `${target.name} ${operation}`;
-  await runLoad(target, plan, { connections: settings.connections, durationSeconds: settings.warmupSeconds }, `${label} (warm-up)`);
+  await runLoad(target, plan, { ...settings, durationSeconds: settings.warmupSeconds }, `${label} (warm-up)`);
   const result = await measure(target, plan, settings, label, log);
   log(
     `${label}: ${result.requestsPerSecond} req/s, p50 ${result.latencyMs.p50} ms, p99 ${result.latencyMs.p99} ms ` +

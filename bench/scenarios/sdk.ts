@@ -18,9 +18,10 @@ import { describePgWaits, samplePgWaits, type PgWaits } from '../lib/pg-waits.ts
 import { Random } from '../lib/random.ts';
 import { table, type Aim } from '../lib/report.ts';
 import { startUnleash, type UnleashTarget } from '../peers/unleash.ts';
-import { startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
+import { projectToken, startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { OperationPlan } from '../targets/target.ts';
 import type { Log, Scenario } from './scenario.ts';
+import { replaceFlagsWithSql } from './flags-sql.ts';
 import { people, posthogCreateBody, posthogFilters, seedFlags, unleashStrategies, type Person, type SeedFlag } from './sdk-flags.ts';
 
 const PROJECT = 1;
@@ -73,13 +74,6 @@ function requestPeople(): Person[] {
 
 // ---------------------------------------------------------------------------------------------
 // Seeding
-
-async function projectToken(target: BellwetherTarget): Promise<string> {
-  const project = await expectStatus(200, 'GET', `${target.baseUrl}/api/projects/${PROJECT}/`, target.headers);
-  const token = (project.body as { api_token?: unknown }).api_token;
-  if (typeof token !== 'string' || !token.startsWith('phc_')) throw new Error(`project ${PROJECT} has no phc_ token: ${project.text.slice(0, 300)}`);
-  return token;
-}
 
 /**
  * Through the management API, one flag at a time; then the stored filters must be exactly the
@@ -135,44 +129,6 @@ async function storePersons(target: BellwetherTarget, token: string, persons: Pe
   try {
     const { rows } = await client.query<{ n: number }>('SELECT count(*)::int AS n FROM person_distinct_ids WHERE project_id = $1', [PROJECT]);
     if (rows[0].n !== persons.length) throw new Error(`${rows[0].n} persons stored, ${persons.length} identified`);
-  } finally {
-    await client.end();
-  }
-}
-
-/**
- * With the server running: the project's flags replaced by `flags` in one INSERT … SELECT FROM
- * json_to_recordset (as the API stores them: checked on the API seed), then ANALYZE (this
- * PostgreSQL runs without autovacuum). The caller restarts the server so that its caches read them.
- */
-async function replaceFlagsWithSql(databaseUrl: string, flags: SeedFlag[]): Promise<void> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    const now = Date.now();
-    const rows = flags.map((flag, i) => ({
-      key: flag.key,
-      name: flag.name,
-      filters: posthogFilters(flag),
-      active: flag.active,
-      // One a minute, oldest first, as if created over time.
-      created_at: new Date(now - (flags.length - i) * 60_000).toISOString(),
-    }));
-    await client.query('BEGIN');
-    await client.query('DELETE FROM feature_flags WHERE project_id = $1', [PROJECT]);
-    await client.query(
-      `INSERT INTO feature_flags (project_id, key, name, filters, active, created_by_id, last_modified_by_id, created_at, updated_at,
-                                  performed_rollback, should_create_usage_dashboard)
-       SELECT $1, r.key, r.name, r.filters, r.active, u.id, u.id, r.created_at, r.created_at, false, false
-         FROM json_to_recordset($2::json) AS r(key text, name text, filters jsonb, active boolean, created_at timestamptz)
-         LEFT JOIN LATERAL (SELECT id FROM users ORDER BY id LIMIT 1) u ON true`,
-      [PROJECT, JSON.stringify(rows)],
-    );
-    await client.query('COMMIT');
-    await client.query('ANALYZE feature_flags');
-  } catch (error) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw error;
   } finally {
     await client.end();
   }

@@ -10,6 +10,14 @@ const REPO_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..
 const PROJECT = 1;
 const FLAGS = `/api/projects/${PROJECT}/feature_flags`;
 
+/** The project's public token (`phc_…`), as SDKs send it. */
+export async function projectToken(target: Pick<Target, 'baseUrl' | 'headers'>): Promise<string> {
+  const project = await expectStatus(200, 'GET', `${target.baseUrl}/api/projects/${PROJECT}/`, target.headers);
+  const token = (project.body as { api_token?: unknown }).api_token;
+  if (typeof token !== 'string' || !token.startsWith('phc_')) throw new Error(`project ${PROJECT} has no phc_ token: ${project.text.slice(0, 300)}`);
+  return token;
+}
+
 function listPage(body: unknown): { count: number; results: unknown[] } | null {
   const page = body as { count?: unknown; results?: unknown } | null;
   if (!page || !Array.isArray(page.results)) return null;
