@@ -7,6 +7,7 @@ import type { Pool } from '../db/pool.ts';
 import type { FlagResult } from '../evaluation/index.ts';
 import { SURVEY_FLAG_PREFIX } from '../surveys/flags/owned.ts';
 import { loadContext, type ContextLog, type SubjectInput } from './context.ts';
+import { evaluationTurn } from './evaluation-turns.ts';
 import type { LiveFlag, ProjectView, Runtime } from './project-view.ts';
 
 export type { Runtime } from './project-view.ts';
@@ -50,7 +51,10 @@ export function selectFlags(view: ProjectView, selection: Selection): readonly L
   });
 }
 
-/** Evaluates the selected flags; no flag selected → no database work at all. */
+/**
+ * Evaluates the selected flags; no flag selected → no database work at all. The evaluation waits
+ * for its turn (evaluation-turns.ts); callers render their answer right after, in the same turn.
+ */
 export async function evaluateFor(
   pool: Pool,
   view: ProjectView,
@@ -61,6 +65,7 @@ export async function evaluateFor(
   const selected = selectFlags(view, selection);
   if (selected.length === 0) return { flags: [], errors: false };
   const { ctx, errors } = await loadContext(pool, view, input, log);
+  await evaluationTurn();
   const everyFlag = selected === view.flags && view.alignedWithFlagSet;
   const results = view.flagSet.evaluate(ctx, everyFlag ? undefined : selected.map((live) => live.flag));
   return { flags: selected.map((live, i) => ({ live, result: results[i] })), errors };
