@@ -6,6 +6,7 @@ import { usageInsights } from './actions/usage-dashboard.ts';
 import { checkDashboards } from './dashboards.ts';
 import { overridesFirst } from './derive.ts';
 import { isUniqueViolation, keyTaken } from './errors.ts';
+import { ensureRoomForFlag } from './limit.ts';
 import { flagLookup } from './lookup.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagWriteBody } from './schemas.ts';
@@ -31,6 +32,7 @@ export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: 
 
   try {
     const flag = await withTransaction(deps.pool, async (client) => {
+      await ensureRoomForFlag(client, projectId);
       const insights = values.should_create_usage_dashboard ? usageInsights(key) : null;
       const row = await insertFlag(client, projectId, actor.id, values, insights);
       await linkDashboards(client, row.id, dashboards);

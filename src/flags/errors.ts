@@ -2,6 +2,13 @@ import { validationError } from '../platform/errors.ts';
 
 export const keyTaken = () => validationError('There is already a feature flag with this key.', 'key', 'unique');
 
+export const tooManyFlags = (limit: number) =>
+  validationError(
+    `This project has ${limit} feature flags, the most a project may have. Delete flags it no longer needs to make room.`,
+    null,
+    'max_flags',
+  );
+
 export const UNIQUE_VIOLATION = '23505';
 
 export function isUniqueViolation(error: unknown): boolean {

@@ -26,6 +26,16 @@ export async function projectFlags(db: Queryable, projectId: number): Promise<Fl
   return rows;
 }
 
+/** Serialises the writes that add a live flag to the project until the transaction ends (the live-flag limit). */
+export async function lockLiveFlagCount(db: Queryable, projectId: number): Promise<void> {
+  await db.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_020, projectId]);
+}
+
+export async function countLiveFlags(db: Queryable, projectId: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM feature_flags WHERE project_id = $1 AND NOT deleted', [projectId]);
+  return rows[0].n;
+}
+
 /** A live flag other than `exceptId` holding `key` in the project. */
 export async function liveKeyTaken(db: Queryable, projectId: number, key: string, exceptId: number | null): Promise<boolean> {
   const { rowCount } = await db.query(

@@ -7,6 +7,7 @@ import { checkDashboards } from './dashboards.ts';
 import { describeFlags } from './dependencies.ts';
 import { isUniqueViolation, keyTaken } from './errors.ts';
 import { overridesFirst } from './derive.ts';
+import { ensureRoomForFlag } from './limit.ts';
 import { flagLookup } from './lookup.ts';
 import { presentFlag, type FlagViewer } from './present.ts';
 import { flagValuesOf, type FlagRecord, type FlagValues } from './record.ts';
@@ -81,7 +82,10 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
         next.key = validateKeyFormat(body.key);
         next.filters = renameEnrollmentProperties(next.filters, next.key);
       }
-      if (!next.deleted && before.deleted && (await liveKeyTaken(client, projectId, next.key, flagId))) throw keyTaken();
+      if (!next.deleted && before.deleted) {
+        if (await liveKeyTaken(client, projectId, next.key, flagId)) throw keyTaken();
+        await ensureRoomForFlag(client, projectId);
+      }
       // PostHog ignores a PATCH of filters that has no `groups` (so `{"payloads": …}` alone is a no-op).
       const filtersSent = body.filters !== undefined;
       const ignoredFilters = typeof body.filters === 'object' && body.filters !== null && !Array.isArray(body.filters) && !('groups' in body.filters);

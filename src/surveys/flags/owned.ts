@@ -9,6 +9,7 @@ import type { Queryable } from '../../db/pool.ts';
 import { recordFlagActivity } from '../../flags/activity.ts';
 import { jsonEqual } from '../../platform/activity/changes.ts';
 import { flagValuesOf, type FlagRecord, type FlagValues } from '../../flags/record.ts';
+import { ensureRoomForFlag } from '../../flags/limit.ts';
 import { findFlag, insertFlag, updateFlag } from '../../flags/store.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types.ts';
 import type { FlagWriteDeps } from '../../flags/write-deps.ts';
@@ -108,6 +109,7 @@ export async function insertOwnedFlag(
     creation_context: 'surveys',
     should_create_usage_dashboard: false,
   };
+  await ensureRoomForFlag(client, projectId);
   const row = await insertFlag(client, projectId, actor?.id ?? null, values, null, true);
   const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: [] };
   await recordFlagActivity(client, null, record, actor?.id ?? null);

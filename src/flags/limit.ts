@@ -1,0 +1,20 @@
+import type { Queryable } from '../db/pool.ts';
+import { tooManyFlags } from './errors.ts';
+import { countLiveFlags, lockLiveFlagCount } from './store.ts';
+
+/**
+ * The most live (not deleted) flags a project may hold, survey-owned flags included. Every SDK
+ * request evaluates and answers each of them: at this size one evaluation takes about 15 ms of
+ * the event loop and answers about 2.7 MB (bench/README.md, flag-scale).
+ */
+export const MAX_LIVE_FLAGS_PER_PROJECT = 10_000;
+
+/**
+ * Inside the transaction that adds a live flag (create, restore, a survey's own flags): refuses
+ * when the project is full. Such writes of one project wait for each other until commit, so two
+ * of them cannot both take the last place.
+ */
+export async function ensureRoomForFlag(client: Queryable, projectId: number): Promise<void> {
+  await lockLiveFlagCount(client, projectId);
+  if ((await countLiveFlags(client, projectId)) >= MAX_LIVE_FLAGS_PER_PROJECT) throw tooManyFlags(MAX_LIVE_FLAGS_PER_PROJECT);
+}
