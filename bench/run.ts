@@ -7,7 +7,7 @@
  * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags;
  * - surveys: survey stats and responses_count with 1 000 000 survey events in one project;
  * - hostile-regex: stored patterns against hostile values, with /_health probed beside;
- * - flag-scale: /flags?v=2 with 25 000 flags in one project, /_health and /_readyz probed beside.
+ * - flag-scale: /flags?v=2 with 10 000 and 25 000 flags in one project, /_health and /_readyz probed beside.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';

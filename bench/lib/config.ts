@@ -129,6 +129,6 @@ export function loadBenchConfig(): BenchConfig {
     sdkHighConnections: Math.round(positiveNumber('BENCH_SDK_HIGH_CONNECTIONS', 50)),
     surveyEvents: positiveInteger('BENCH_SURVEY_EVENTS', 1_000_000),
     hostileRequests: positiveInteger('BENCH_HOSTILE_REQUESTS', 50),
-    flagScale: counts('BENCH_FLAG_SCALE', [25_000]),
+    flagScale: counts('BENCH_FLAG_SCALE', [10_000, 25_000]),
   };
 }
