@@ -1,15 +1,19 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Pool } from './db/pool.ts';
 import { registerOpenApi } from './openapi/plugin.ts';
-import { Authenticator } from './platform/auth/authenticator.ts';
+import { Authenticator, DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 import { installAuthentication } from './platform/auth/hook.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/json-body.ts';
 import { validatorCompiler } from './platform/http/validator.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
+import { sessionRoutes } from './platform/sessions/routes.ts';
+import type { AccountSettings } from './platform/sessions/settings.ts';
+import { DEFAULT_THROTTLE, type ThrottleRule } from './platform/sessions/throttle.ts';
 import { codegenRoutes } from './events/codegen/routes.ts';
 import { eventDefinitionRoutes } from './events/definitions/routes.ts';
 import { ingestionRoutes } from './events/ingestion/routes.ts';
@@ -38,6 +42,15 @@ export interface AppOptions {
    * rounds themselves with `app.surveyJobs.runOnce`). main.ts passes SURVEY_JOBS_INTERVAL_MS.
    */
   surveyJobsIntervalMs?: number;
+  /**
+   * TRUST_PROXY, as Fastify's `trustProxy`: only then are `X-Forwarded-Proto` (Secure cookies) and
+   * `X-Forwarded-For` (the client address sign-in throttling counts) believed. Default: not.
+   */
+  trustProxy?: boolean | string[];
+  /** SITE_URL: the public base URL for links; absent: each request's own origin. */
+  siteUrl?: string | null;
+  sessionLimits?: SessionLimits;
+  loginThrottle?: ThrottleRule;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -48,6 +61,7 @@ export interface AppDeps {
   flagCache: FlagCache;
   /** Project token → project, shared by ingestion, the SDK endpoints and the survey feed. */
   projectTokens: ProjectTokens;
+  accounts: AccountSettings;
 }
 
 export type App = FastifyInstance;
@@ -60,15 +74,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     genReqId: () => randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const bus = new ChangeBus(options.databaseUrl, (message) => app.log.warn(message));
   const deps: AppDeps = {
     pool: options.pool,
-    authenticator: new Authenticator(options.pool, bus),
+    authenticator: new Authenticator(options.pool, bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS),
     bus,
     flagCache: new FlagCache(options.pool, bus),
     projectTokens: new ProjectTokens(options.pool, bus),
+    accounts: { siteUrl: options.siteUrl ?? null, throttle: options.loginThrottle ?? DEFAULT_THROTTLE },
   };
   await bus.start();
   app.addHook('onClose', async () => bus.close());
@@ -89,9 +105,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     if (closing) reply.header('connection', 'close');
   });
   await registerOpenApi(app);
+  // Before the authentication hook: it reads the session cookie.
+  await app.register(cookie);
   installAuthentication(app, deps.authenticator);
 
   await app.register(healthRoutes(deps.pool));
+  await app.register(sessionRoutes(deps));
   await app.register(platformRoutes(deps));
   await app.register(featureFlagRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
   await app.register(flagActionRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });

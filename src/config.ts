@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 
 export interface Config {
   port: number;
@@ -9,6 +10,15 @@ export interface Config {
   logLevel: string;
   /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
   surveyJobsIntervalMs: number;
+  /** TRUST_PROXY: `true`, or the proxies' addresses/CIDRs (comma-separated); default false. */
+  trustProxy: boolean | string[];
+  /** SITE_URL: the public base URL for links; null: the listen URL (or each request's origin). */
+  siteUrl: string | null;
+  /** SESSION_IDLE_TIMEOUT_SECONDS (default 14 days) and SESSION_MAX_AGE_SECONDS (default 30 days). */
+  sessionLimits: SessionLimits;
+  /** INIT_ADMIN_EMAIL / INIT_ADMIN_PASSWORD: the owner to make sure of at start. */
+  initAdminEmail: string | null;
+  initAdminPassword: string | null;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -27,6 +37,32 @@ function parseInterval(raw: string | undefined): number {
   return ms;
 }
 
+function parseTrustProxy(raw: string | undefined): boolean | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
+}
+
+function parseSiteUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new Error(`SITE_URL must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`SITE_URL must be an absolute http(s) URL, got "${raw}"`);
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+}
+
+function parseSeconds(name: string, raw: string | undefined, fallbackMs: number): number {
+  if (raw === undefined || raw === '') return fallbackMs;
+  const seconds = Number(raw);
+  if (!Number.isSafeInteger(seconds) || seconds < 60) throw new Error(`${name} must be a whole number of seconds, at least 60, got "${raw}"`);
+  return seconds * 1000;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsePort(env.PORT),
@@ -36,5 +72,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    siteUrl: parseSiteUrl(env.SITE_URL),
+    sessionLimits: {
+      idleMs: parseSeconds('SESSION_IDLE_TIMEOUT_SECONDS', env.SESSION_IDLE_TIMEOUT_SECONDS, DEFAULT_SESSION_LIMITS.idleMs),
+      maxAgeMs: parseSeconds('SESSION_MAX_AGE_SECONDS', env.SESSION_MAX_AGE_SECONDS, DEFAULT_SESSION_LIMITS.maxAgeMs),
+    },
+    initAdminEmail: env.INIT_ADMIN_EMAIL?.trim() || null,
+    initAdminPassword: env.INIT_ADMIN_PASSWORD || null,
   };
 }

@@ -59,7 +59,15 @@ try {
   const { applied } = await migrate(pool);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
   const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey);
-  app = await buildApp({ pool, databaseUrl, logger, surveyJobsIntervalMs: config.surveyJobsIntervalMs });
+  app = await buildApp({
+    pool,
+    databaseUrl,
+    logger,
+    surveyJobsIntervalMs: config.surveyJobsIntervalMs,
+    trustProxy: config.trustProxy,
+    siteUrl: config.siteUrl,
+    sessionLimits: config.sessionLimits,
+  });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://0.0.0.0', '://127.0.0.1');
   logger.info({ url }, 'Bellwether is listening');

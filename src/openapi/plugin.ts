@@ -3,10 +3,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 
 const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
+const SESSION_SCHEME = 'SessionCookieAuth';
 
 /**
  * Every route's scope (from its config) goes into the document as its security requirement and
- * as `x-required-scope`, so the document and the checks cannot drift apart.
+ * as `x-required-scope`, so the document and the checks cannot drift apart. The session cookie is
+ * the alternative (it holds every scope; its writes need `X-CSRFToken`).
  */
 function documentScope(route: RouteOptions): void {
   const config: FastifyContextConfig = route.config ?? {};
@@ -16,7 +18,7 @@ function documentScope(route: RouteOptions): void {
   }
   if (config.public) return;
   const schema = { ...(route.schema ?? {}) } as Record<string, unknown>;
-  schema.security = [{ [SECURITY_SCHEME]: config.scope ? [config.scope] : [] }];
+  schema.security = [{ [SECURITY_SCHEME]: config.scope ? [config.scope] : [] }, { [SESSION_SCHEME]: [] }];
   if (config.scope) schema['x-required-scope'] = config.scope;
   route.schema = schema;
 }
@@ -34,6 +36,14 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'A personal API key (phx_…)' },
+          [SESSION_SCHEME]: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'bellwether_session',
+            description:
+              'A signed-in person (POST /api/login/). Writes must also send the `bellwether_csrftoken` cookie\'s value as `X-CSRFToken`. ' +
+              'Ignored when an Authorization header is sent.',
+          },
         },
       },
     },

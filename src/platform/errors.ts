@@ -48,6 +48,25 @@ export const authenticationFailed = (detail = 'Personal API key found in request
 export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
   new ApiError(403, 'authentication_error', 'permission_denied', detail);
 
+export const sessionExpired = () =>
+  new ApiError(401, 'authentication_error', 'authentication_failed', 'Your session has expired. Please sign in again.');
+
+export const csrfFailed = (detail = 'CSRF token missing or incorrect.') =>
+  new ApiError(403, 'authentication_error', 'csrf_failed', detail);
+
+export const invalidCredentials = () =>
+  new ApiError(400, 'validation_error', 'invalid_credentials', 'Invalid email or password.');
+
+/** A 429 whose `Retry-After` the error handler sends from `retryAfterSeconds`. */
+export class ThrottledError extends ApiError {
+  constructor(
+    readonly retryAfterSeconds: number,
+    detail: string,
+  ) {
+    super(429, 'throttled_error', 'throttled', detail);
+  }
+}
+
 export const conflict = (detail: string) => new ApiError(409, 'server_error', 'conflict', detail);
 
 export const parseError = (detail = 'JSON parse error - request body is not valid JSON.') =>

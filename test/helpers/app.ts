@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { buildApp } from '../../src/app.ts';
+import { buildApp, type AppOptions } from '../../src/app.ts';
 import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/platform/auth/keys.ts';
 import { bootstrap } from '../../src/platform/bootstrap.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
@@ -15,11 +15,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function startTestApp(): Promise<TestApp> {
+/** `options`: settings of the app beyond its database (trustProxy, session limits…). */
+export async function startTestApp(options: Omit<AppOptions, 'pool' | 'databaseUrl'> = {}): Promise<TestApp> {
   const db = await createTestDatabase();
   const key = generateSecret(PERSONAL_KEY_PREFIX);
   const { projectId } = await bootstrap(db.pool, key);
-  const app = await buildApp({ pool: db.pool, databaseUrl: db.url });
+  const app = await buildApp({ ...options, pool: db.pool, databaseUrl: db.url });
   await app.ready();
   return {
     app,

@@ -34,7 +34,7 @@ test('the document is public OpenAPI 3 and documents the flag routes with their 
     const operation = doc.paths[path]?.[method] ?? doc.paths[path.replace(/\/$/, '')]?.[method];
     assert.ok(operation, `${method.toUpperCase()} ${path} is documented`);
     assert.equal(operation['x-required-scope'], scope, `${method} ${path}`);
-    assert.deepEqual(operation.security, [{ PersonalAPIKeyAuth: [scope] }]);
+    assert.deepEqual(operation.security, [{ PersonalAPIKeyAuth: [scope] }, { SessionCookieAuth: [] }]);
   }
 });
 
@@ -50,7 +50,10 @@ test('every authenticated operation states a security requirement; health and sc
   for (const [path, operations] of Object.entries(doc.paths)) {
     assert.ok(!path.startsWith('/_health') && !path.startsWith('/api/schema'), path);
     for (const [method, operation] of Object.entries(operations)) {
-      assert.ok(Array.isArray(operation.security) && operation.security.length === 1, `${method} ${path}`);
+      const security = operation.security;
+      assert.ok(Array.isArray(security) && security.length >= 1, `${method} ${path}`);
+      // The session is only ever the alternative to a key, never the one way in.
+      if (security.some((s) => 'SessionCookieAuth' in s)) assert.ok('PersonalAPIKeyAuth' in security[0], `${method} ${path}`);
     }
   }
 });

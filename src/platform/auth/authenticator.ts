@@ -1,9 +1,18 @@
 import type { Pool } from '../../db/pool.ts';
 import type { ChangeBus } from '../changes/bus.ts';
-import { authenticationFailed, notAuthenticated } from '../errors.ts';
+import { DAY_MS } from '../time.ts';
+import { authenticationFailed, notAuthenticated, sessionExpired } from '../errors.ts';
 import { hashSecret, hashesEqual } from './keys.ts';
-import type { Principal, ProjectRef } from './principal.ts';
-import { findPrincipalByKeyHash, findProjectRef, touchKeyLastUsed } from './store.ts';
+import type { KeyPrincipal, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
+import {
+  findPrincipalByKeyHash,
+  findProjectRef,
+  findSessionByHash,
+  touchKeyLastUsed,
+  touchSession,
+  type FoundPrincipal,
+  type FoundSession,
+} from './store.ts';
 
 interface Cached<T> {
   value: T;
@@ -17,6 +26,16 @@ interface Cached<T> {
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** A session cookie longer than this is not one of ours; it is refused before hashing. */
+const MAX_SESSION_COOKIE_LENGTH = 200;
+
+/** How long a session lives: `idleMs` after its last request, `maxAgeMs` after sign-in at most. */
+export interface SessionLimits {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 14 * DAY_MS, maxAgeMs: 30 * DAY_MS };
 
 class TtlCache<T> {
   private readonly entries = new Map<string, Cached<T>>();
@@ -47,15 +66,20 @@ export function bearerToken(header: string | undefined): string | null {
   return match ? match[1] : null;
 }
 
-/** Resolves bearer keys to principals and project ids to projects, with a short-lived cache. */
+/**
+ * Resolves bearer keys and session cookies to principals and project ids to projects, with a
+ * short-lived cache.
+ */
 export class Authenticator {
-  private readonly principals = new TtlCache<{ principal: Principal; secureValue: string }>();
+  private readonly principals = new TtlCache<FoundPrincipal>();
+  private readonly sessions = new TtlCache<FoundSession>();
   private readonly projects = new TtlCache<ProjectRef | null>();
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(
     private readonly pool: Pool,
     bus: ChangeBus,
+    readonly sessionLimits: SessionLimits = DEFAULT_SESSION_LIMITS,
   ) {
     // Keys, memberships or projects changed in another process: drop every cached grant.
     bus.subscribe((change) => {
@@ -64,7 +88,17 @@ export class Authenticator {
     bus.onResync(() => this.invalidate());
   }
 
-  async authenticate(authorizationHeader: string | undefined): Promise<Principal> {
+  /**
+   * The management API's one way in: a request with an Authorization header is judged by its key
+   * alone (any cookie ignored); otherwise by its session cookie; with neither, 401.
+   */
+  async authenticateRequest(authorizationHeader: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
+    if (authorizationHeader?.trim() || !sessionCookie) return this.authenticate(authorizationHeader);
+    return this.authenticateSession(sessionCookie);
+  }
+
+  /** A personal API key from an Authorization header (the SDK endpoints use this alone: never a cookie). */
+  async authenticate(authorizationHeader: string | undefined): Promise<KeyPrincipal> {
     const token = bearerToken(authorizationHeader);
     if (!token) {
       // No header: no credentials. A header we cannot read: credentials that fail.
@@ -81,7 +115,25 @@ export class Authenticator {
       this.principals.set(hash, found, now);
     }
     if (!hashesEqual(found.secureValue, hash)) throw authenticationFailed();
-    this.noteUse(found.principal.keyId, now);
+    this.noteUse(found.principal.keyId, now, (id) => touchKeyLastUsed(this.pool, id));
+    return found.principal;
+  }
+
+  /** A session cookie's value: 401 when it is unknown, signed out, or past its idle or absolute limit. */
+  async authenticateSession(cookieValue: string): Promise<SessionPrincipal> {
+    if (cookieValue.length > MAX_SESSION_COOKIE_LENGTH) throw sessionExpired();
+    const hash = hashSecret(cookieValue);
+    const now = Date.now();
+    let found = this.sessions.get(hash, now);
+    if (!found) {
+      const row = await findSessionByHash(this.pool, hash);
+      if (!row) throw sessionExpired();
+      found = row;
+      this.sessions.set(hash, found, now);
+    }
+    if (found.expiresAt <= now || found.lastSeenAt + this.sessionLimits.idleMs <= now) throw sessionExpired();
+    if (!hashesEqual(found.principal.sessionHash, hash)) throw sessionExpired();
+    this.noteUse(hash, now, (id) => touchSession(this.pool, id));
     return found.principal;
   }
 
@@ -98,13 +150,16 @@ export class Authenticator {
   /** Called after keys, memberships or projects change, so no stale grant outlives the change here. */
   invalidate(): void {
     this.principals.clear();
+    this.sessions.clear();
     this.projects.clear();
   }
 
-  private noteUse(keyId: string, now: number): void {
-    const last = this.lastUsedWrites.get(keyId) ?? 0;
+  /** Records a key's or session's use at most once a minute (last_used_at, the idle limit's clock). */
+  private noteUse(id: string, now: number, touch: (id: string) => Promise<void>): void {
+    const last = this.lastUsedWrites.get(id) ?? 0;
     if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
-    this.lastUsedWrites.set(keyId, now);
-    touchKeyLastUsed(this.pool, keyId).catch(() => {});
+    if (this.lastUsedWrites.size >= CACHE_MAX_ENTRIES) this.lastUsedWrites.clear();
+    this.lastUsedWrites.set(id, now);
+    touch(id).catch(() => {});
   }
 }

@@ -1,12 +1,17 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { notFound, permissionDenied } from '../errors.ts';
 import type { Authenticator } from './authenticator.ts';
+import { checkCsrf } from './csrf.ts';
 import { principalCanReach, type Principal, type ProjectRef } from './principal.ts';
 import { scopesGrant, type Scope } from './scopes.ts';
+import { clearSessionCookies, sessionCookie } from './session-cookies.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** No authentication at all (health, schema, SDK endpoints with their own token checks). */
+    /**
+     * No authentication here (health, schema, sign-in, SDK endpoints with their own token checks).
+     * Public routes never see the session: those that use one read it themselves.
+     */
     public?: boolean;
     /** The scope a personal API key needs; absent means any valid key. */
     scope?: Scope;
@@ -32,17 +37,24 @@ function parseProjectParam(raw: string, principal: Principal): number | null {
 }
 
 /**
- * Checks every non-public request in the contract's order: authentication (401), scope (403),
- * project access (403), and only then lets the route find its object (404).
+ * Checks every non-public request in the contract's order: authentication (401; a key, else the
+ * session cookie), CSRF for a session's writes (403), scope (403), project access (403), and only
+ * then lets the route find its object (404).
  */
 export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
-  app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('principal', null, []);
   app.decorateRequest('project', null as unknown as ProjectRef);
 
-  app.addHook('onRequest', async (request: FastifyRequest) => {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
     if (config.public || request.routeOptions.url === undefined) return;
-    const principal = await authenticator.authenticate(request.headers.authorization);
+    const cookie = sessionCookie(request);
+    const principal = await authenticator.authenticateRequest(request.headers.authorization, cookie).catch((error: unknown) => {
+      // A dead session: tell the browser to drop its cookies along with the 401.
+      if (cookie !== undefined && !request.headers.authorization?.trim()) clearSessionCookies(request, reply);
+      throw error;
+    });
+    if (principal.kind === 'session') checkCsrf(request, principal);
     request.principal = principal;
     if (config.scope && !scopesGrant(principal.scopes, config.scope)) {
       throw permissionDenied(`API key missing required scope '${config.scope}'`);

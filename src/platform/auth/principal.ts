@@ -5,16 +5,34 @@ export interface Membership {
   level: 'member' | 'admin' | 'owner';
 }
 
-/** Who is calling: a user acting through one of their personal API keys. */
-export interface Principal {
-  kind: 'personal_api_key';
-  keyId: string;
+interface PrincipalBase {
   user: UserRow & { current_project_id: number | null; current_organization_id: string | null };
   scopes: ReadonlySet<string>;
   scopedTeams: readonly number[] | null;
   scopedOrganizations: readonly string[] | null;
   memberships: readonly Membership[];
 }
+
+/** A user acting through one of their personal API keys: the key's scopes and scoping apply. */
+export interface KeyPrincipal extends PrincipalBase {
+  kind: 'personal_api_key';
+  keyId: string;
+}
+
+/**
+ * A person signed in to the console: every scope, no scoping; what they may do follows their
+ * membership levels, as for any key of theirs.
+ */
+export interface SessionPrincipal extends PrincipalBase {
+  kind: 'session';
+  /** sha256 of the session cookie's value. */
+  sessionHash: string;
+  /** sha256 of the session's CSRF token, which every write must carry. */
+  csrfHash: string;
+}
+
+/** Who is calling. */
+export type Principal = KeyPrincipal | SessionPrincipal;
 
 export interface ProjectRef {
   id: number;

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { ApiError, RawErrorResponse, notFound, parseError } from '../errors.ts';
+import { ApiError, RawErrorResponse, ThrottledError, notFound, parseError } from '../errors.ts';
 import { ajvErrorToApiError } from './validation-errors.ts';
 
 interface ValidationFailure {
@@ -43,6 +43,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     const apiError = toApiError(error, request);
     if (apiError) {
       if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
+      if (apiError instanceof ThrottledError) reply.header('retry-after', String(apiError.retryAfterSeconds));
       return reply.code(apiError.status).send(apiError.toBody());
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -57,3 +57,7 @@ export async function setCurrentProjectIfUnset(
     [userId, project.id, project.organizationId],
   );
 }
+
+export async function setPasswordHash(db: Queryable, userId: number, hash: string): Promise<void> {
+  await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, hash]);
+}

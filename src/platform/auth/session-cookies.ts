@@ -1,0 +1,33 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** The session's id: HttpOnly, never readable by scripts. */
+export const SESSION_COOKIE = 'bellwether_session';
+/** The CSRF token, readable by the console's scripts, which send it back as `X-CSRFToken`. */
+export const CSRF_COOKIE = 'bellwether_csrftoken';
+
+export function sessionCookie(request: FastifyRequest): string | undefined {
+  const value = request.cookies[SESSION_COOKIE];
+  return value === undefined || value === '' ? undefined : value;
+}
+
+/**
+ * Secure when the request came over https: on the socket, or, with TRUST_PROXY, as the proxy's
+ * `X-Forwarded-Proto` says (Fastify's `request.protocol` believes that header only then).
+ */
+function attributes(request: FastifyRequest, maxAgeSeconds: number) {
+  return { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https', maxAge: maxAgeSeconds };
+}
+
+export function setSessionCookies(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  session: { id: string; csrfToken: string; maxAgeSeconds: number },
+): void {
+  reply.setCookie(SESSION_COOKIE, session.id, { ...attributes(request, session.maxAgeSeconds), httpOnly: true });
+  reply.setCookie(CSRF_COOKIE, session.csrfToken, attributes(request, session.maxAgeSeconds));
+}
+
+export function clearSessionCookies(request: FastifyRequest, reply: FastifyReply): void {
+  reply.clearCookie(SESSION_COOKIE, { ...attributes(request, 0), httpOnly: true });
+  reply.clearCookie(CSRF_COOKIE, attributes(request, 0));
+}

@@ -1,0 +1,37 @@
+import { randomBytes } from 'node:crypto';
+import type { Queryable } from '../../db/pool.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { hashSecret } from '../auth/keys.ts';
+import type { ChangeBus } from '../changes/bus.ts';
+import { deleteSession, deleteSessionsOfUser, insertSession, recordLogin } from './store.ts';
+
+/** What the cookies carry, in clear: handed to the browser once and stored only as hashes. */
+export interface StartedSession {
+  id: string;
+  csrfToken: string;
+  maxAgeSeconds: number;
+}
+
+/** A new session for the user, its id and CSRF token fresh random values (never one the client chose). */
+export async function startSession(db: Queryable, authenticator: Authenticator, userId: number): Promise<StartedSession> {
+  const id = randomBytes(32).toString('base64url');
+  const csrfToken = randomBytes(32).toString('base64url');
+  const { maxAgeMs } = authenticator.sessionLimits;
+  await insertSession(db, { idHash: hashSecret(id), userId, csrfHash: hashSecret(csrfToken), maxAgeMs });
+  await recordLogin(db, userId);
+  return { id, csrfToken, maxAgeSeconds: Math.floor(maxAgeMs / 1000) };
+}
+
+/**
+ * Ends every session of the user, on the caller's transaction; every process drops them from its
+ * cache when it commits. The caller invalidates this process's cache after the commit.
+ */
+export async function endSessionsOfUser(db: Queryable, bus: ChangeBus, userId: number): Promise<void> {
+  if ((await deleteSessionsOfUser(db, userId)) > 0) await bus.publish(db, { kind: 'auth' });
+}
+
+/** Signs one session out, here at once and in every other process by change notice. */
+export async function endSession(db: Queryable, authenticator: Authenticator, bus: ChangeBus, sessionHash: string): Promise<void> {
+  if (await deleteSession(db, sessionHash)) await bus.publish(db, { kind: 'auth' });
+  authenticator.invalidate();
+}
