@@ -22,6 +22,7 @@ import { personRoutes } from './events/persons/routes.ts';
 import { propertyDefinitionRoutes } from './events/property-definitions/routes.ts';
 import { schemaRoutes } from './events/schemas/routes.ts';
 import { cohortRoutes } from './cohorts/routes.ts';
+import { consoleRoutes } from './console/plugin.ts';
 import { dashboardRoutes } from './dashboards/routes.ts';
 import { FlagCache } from './flags/cache.ts';
 import { flagActionRoutes } from './flags/actions/routes.ts';
@@ -51,6 +52,8 @@ export interface AppOptions {
   siteUrl?: string | null;
   sessionLimits?: SessionLimits;
   loginThrottle?: ThrottleRule;
+  /** The built console to serve at `/`; default web/dist. */
+  consoleDir?: string;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -130,5 +133,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(codegenRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });
   await app.register(propertyDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/property_definitions' });
   await app.register(schemaRoutes(deps), { prefix: '/api/projects/:project_id' });
+  await app.register(consoleRoutes({ root: options.consoleDir }));
   return app;
 }
