@@ -19,6 +19,8 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: false,
     reportCompressedSize: false,
+    // The build takes seconds; rolldown's note about which plugin took how long is noise at install.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   server: {
     // The console imports the filter vocabulary from the service's src/targeting.

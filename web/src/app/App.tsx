@@ -1,0 +1,48 @@
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Redirect, Route, Switch } from 'wouter';
+import { onUnauthenticated } from '../api/client.ts';
+import { isApiError } from '../api/errors.ts';
+import { OneTimeSignInPage } from '../auth/OneTimeSignInPage.tsx';
+import { SignInPage } from '../auth/SignInPage.tsx';
+import { SignupPage } from '../auth/SignupPage.tsx';
+import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
+import { Layout } from './Layout.tsx';
+import { ConsoleRoutes } from './routes.tsx';
+import { ME_KEY, useMeQuery } from './session.ts';
+
+/** The signed-in console, or the sign-in page at the same address for a person who is not signed in. */
+function SignedIn() {
+  const me = useMeQuery();
+  const client = useQueryClient();
+  useEffect(() => onUnauthenticated(() => void client.invalidateQueries({ queryKey: ME_KEY })), [client]);
+  if (me.isPending) return <Spinner label="Loading Bellwether…" />;
+  if (me.isError) {
+    if (isApiError(me.error) && me.error.status === 401) return <SignInPage />;
+    return (
+      <main className="auth-page">
+        <ErrorNotice error={me.error} title="The console could not reach the server" onRetry={() => void me.refetch()} />
+      </main>
+    );
+  }
+  return (
+    <Layout>
+      <ConsoleRoutes />
+    </Layout>
+  );
+}
+
+export function App() {
+  return (
+    <Switch>
+      <Route path="/login/one-time" component={OneTimeSignInPage} />
+      <Route path="/login">
+        <Redirect to="/" />
+      </Route>
+      <Route path="/signup/:id">{(params) => <SignupPage inviteId={params.id} />}</Route>
+      <Route>
+        <SignedIn />
+      </Route>
+    </Switch>
+  );
+}

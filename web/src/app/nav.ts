@@ -1,0 +1,19 @@
+/** The console's sections, named as PostHog names them, in its order. */
+export interface NavItem {
+  label: string;
+  href: string;
+}
+
+export const NAV_ITEMS: NavItem[] = [
+  { label: 'Feature flags', href: '/feature_flags' },
+  { label: 'Surveys', href: '/surveys' },
+  { label: 'Cohorts', href: '/cohorts' },
+  { label: 'Persons', href: '/persons' },
+  { label: 'Event definitions', href: '/data-management/events' },
+  { label: 'Activity', href: '/activity' },
+  { label: 'Settings', href: '/settings' },
+];
+
+export function isActive(item: NavItem, location: string): boolean {
+  return location === item.href || location.startsWith(`${item.href}/`);
+}

@@ -1,0 +1,5 @@
+import { PageHeader } from '../ui/Page.tsx';
+
+export function CohortsListPage() {
+  return <PageHeader title="CohortsListPage" />;
+}

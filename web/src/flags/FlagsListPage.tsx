@@ -1,0 +1,251 @@
+import { useEffect, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Link } from 'wouter';
+import { api } from '../api/client.ts';
+import { errorMessage } from '../api/errors.ts';
+import type { FeatureFlag, Paginated } from '../api/types.ts';
+import { displayName, useProject, useProjectPath } from '../app/session.ts';
+import { useDebounced } from '../lib/debounce.ts';
+import { formatDate, formatRelative } from '../lib/format.ts';
+import { useUrlParams } from '../lib/url-state.ts';
+import { LinkButton } from '../ui/Button.tsx';
+import { EmptyState } from '../ui/EmptyState.tsx';
+import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
+import { Field, Input, Select } from '../ui/Field.tsx';
+import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
+import { Pagination } from '../ui/Pagination.tsx';
+import { Switch } from '../ui/Switch.tsx';
+import { Table, type Column } from '../ui/Table.tsx';
+import { useToast } from '../ui/Toast.tsx';
+import { FLAG_PAGE_SIZE, flagKeys, useFlagList, type FlagListParams } from './api.ts';
+import { FlagStatusBadges, FlagTags } from './FlagBadges.tsx';
+import { flagTypeLabel, releaseSummary } from './flag-summary.ts';
+
+const STATUS_OPTIONS = [
+  { value: '', label: 'Any status' },
+  { value: 'true', label: 'Enabled' },
+  { value: 'false', label: 'Disabled' },
+  { value: 'STALE', label: 'Stale or inactive' },
+];
+const TYPE_OPTIONS = [
+  { value: '', label: 'Any type' },
+  { value: 'boolean', label: 'Boolean' },
+  { value: 'multivariant', label: 'Multivariate' },
+  { value: 'experiment', label: 'Experiment' },
+];
+const RUNTIME_OPTIONS = [
+  { value: '', label: 'Any runtime' },
+  { value: 'both', label: 'Client and server' },
+  { value: 'client', label: 'Client only' },
+  { value: 'server', label: 'Server only' },
+];
+const EVALUATION_TAG_OPTIONS = [
+  { value: '', label: 'Any evaluation tags' },
+  { value: 'true', label: 'With evaluation tags' },
+  { value: 'false', label: 'Without evaluation tags' },
+];
+const FILTER_KEYS = ['search', 'active', 'type', 'evaluation_runtime', 'tags', 'has_evaluation_tags', 'created_by_id'] as const;
+
+/** The inline switch: the list shows the new state at once and goes back if the server refuses. */
+function useToggleActive(listKey: readonly unknown[]) {
+  const path = useProjectPath();
+  const project = useProject();
+  const client = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: ({ flag, active }: { flag: FeatureFlag; active: boolean }) => api.patch<FeatureFlag>(path(`feature_flags/${flag.id}/`), { active }),
+    onMutate: async ({ flag, active }) => {
+      await client.cancelQueries({ queryKey: listKey });
+      const previous = client.getQueryData<Paginated<FeatureFlag>>(listKey);
+      if (previous) {
+        client.setQueryData<Paginated<FeatureFlag>>(listKey, {
+          ...previous,
+          results: previous.results.map((item) => (item.id === flag.id ? { ...item, active } : item)),
+        });
+      }
+      return { previous };
+    },
+    onError: (error, { flag }, context) => {
+      if (context?.previous) client.setQueryData(listKey, context.previous);
+      toast.show(`"${flag.key}" could not be changed: ${errorMessage(error)}`, 'error');
+    },
+    onSuccess: (updated) => toast.show(`"${updated.key}" is now ${updated.active ? 'enabled' : 'disabled'}.`),
+    onSettled: () => client.invalidateQueries({ queryKey: flagKeys.all(project.id) }),
+  });
+}
+
+export function FlagsListPage() {
+  useDocumentTitle('Feature flags');
+  const project = useProject();
+  const [params, setParams] = useUrlParams();
+  const [searchText, setSearchText] = useState(params.get('search') ?? '');
+  const search = useDebounced(searchText.trim(), 250);
+  useEffect(() => {
+    if (search !== (params.get('search') ?? '')) setParams({ search, offset: null });
+  }, [search, params, setParams]);
+
+  const listParams: FlagListParams = {
+    search: params.get('search') ?? undefined,
+    active: params.get('active') ?? undefined,
+    type: params.get('type') ?? undefined,
+    evaluation_runtime: params.get('evaluation_runtime') ?? undefined,
+    tags: params.get('tags') ?? undefined,
+    has_evaluation_tags: params.get('has_evaluation_tags') ?? undefined,
+    created_by_id: params.get('created_by_id') ?? undefined,
+    order: params.get('order') ?? undefined,
+    offset: Number(params.get('offset') ?? 0) || undefined,
+  };
+  const list = useFlagList(listParams);
+  const toggle = useToggleActive(flagKeys.list(project.id, listParams));
+  const filtered = FILTER_KEYS.some((key) => params.get(key));
+  const setFilter = (key: string) => (value: string) => setParams({ [key]: value, offset: null });
+
+  const columns: Column<FeatureFlag>[] = [
+    {
+      key: 'key',
+      header: 'Key',
+      sortKey: 'key',
+      render: (flag) => (
+        <div className="flag-cell">
+          <Link href={`/feature_flags/${flag.id}`} className="flag-key mono">
+            {flag.key}
+          </Link>
+          {flag.name ? <div className="flag-name muted">{flag.name}</div> : null}
+          <FlagTags tags={flag.tags} evaluationTags={flag.evaluation_tags} />
+        </div>
+      ),
+    },
+    {
+      key: 'status',
+      header: 'Status',
+      render: (flag) => (
+        <span className="row">
+          <FlagStatusBadges flag={flag} />
+        </span>
+      ),
+    },
+    {
+      key: 'release',
+      header: 'Release',
+      wideOnly: true,
+      render: (flag) => (
+        <div>
+          <div>{releaseSummary(flag.filters)}</div>
+          <div className="muted small">{flagTypeLabel(flag)}</div>
+        </div>
+      ),
+    },
+    { key: 'created_by', header: 'Created by', wideOnly: true, render: (flag) => displayName(flag.created_by) },
+    {
+      key: 'created_at',
+      header: 'Created',
+      sortKey: 'created_at',
+      wideOnly: true,
+      render: (flag) => <span className="nowrap" title={flag.created_at}>{formatDate(flag.created_at)}</span>,
+    },
+    {
+      key: 'last_called_at',
+      header: 'Last called',
+      sortKey: 'last_called_at',
+      wideOnly: true,
+      render: (flag) => <span className="nowrap">{formatRelative(flag.last_called_at)}</span>,
+    },
+    {
+      key: 'active',
+      header: 'Enabled',
+      align: 'right',
+      render: (flag) => (
+        <Switch
+          checked={flag.active}
+          label={`${flag.active ? 'Disable' : 'Enable'} ${flag.key}`}
+          disabled={!flag.can_edit}
+          busy={toggle.isPending && toggle.variables?.flag.id === flag.id}
+          onChange={(active) => toggle.mutate({ flag, active })}
+        />
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageHeader
+        title="Feature flags"
+        description="Roll features out gradually, target who sees them, and serve variants with payloads."
+        actions={
+          <LinkButton href="/feature_flags/new" variant="primary">
+            New feature flag
+          </LinkButton>
+        }
+      />
+      <div className="filter-bar" role="search">
+        <Field label="Search" hideLabel className="filter-search">
+          {(control) => <Input {...control} type="search" placeholder="Search by key or name" value={searchText} onChange={(event) => setSearchText(event.target.value)} />}
+        </Field>
+        <Field label="Status" hideLabel>
+          {(control) => <Select {...control} options={STATUS_OPTIONS} value={params.get('active') ?? ''} onChange={(event) => setFilter('active')(event.target.value)} />}
+        </Field>
+        <Field label="Type" hideLabel>
+          {(control) => <Select {...control} options={TYPE_OPTIONS} value={params.get('type') ?? ''} onChange={(event) => setFilter('type')(event.target.value)} />}
+        </Field>
+        <Field label="Evaluation runtime" hideLabel>
+          {(control) => (
+            <Select {...control} options={RUNTIME_OPTIONS} value={params.get('evaluation_runtime') ?? ''} onChange={(event) => setFilter('evaluation_runtime')(event.target.value)} />
+          )}
+        </Field>
+        <Field label="Evaluation tags" hideLabel>
+          {(control) => (
+            <Select {...control} options={EVALUATION_TAG_OPTIONS} value={params.get('has_evaluation_tags') ?? ''} onChange={(event) => setFilter('has_evaluation_tags')(event.target.value)} />
+          )}
+        </Field>
+        <Field label="Tags" hideLabel>
+          {(control) => (
+            <Input {...control} placeholder="Tags, comma separated" defaultValue={params.get('tags') ?? ''} onBlur={(event) => setFilter('tags')(event.target.value.trim())} onKeyDown={(event) => {
+              if (event.key === 'Enter') setFilter('tags')(event.currentTarget.value.trim());
+            }} />
+          )}
+        </Field>
+        {filtered ? (
+          <button
+            type="button"
+            className="btn btn-ghost"
+            onClick={() => {
+              setSearchText('');
+              setParams(Object.fromEntries([...FILTER_KEYS, 'offset'].map((key) => [key, null])));
+            }}
+          >
+            Clear filters
+          </button>
+        ) : null}
+      </div>
+      {list.isPending ? (
+        <Spinner label="Loading flags…" />
+      ) : list.isError ? (
+        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.count === 0 && !filtered ? (
+        <EmptyState title="No feature flags yet" action={<LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>}>
+          A flag decides, for each person, whether a feature is on and which variant they get.
+        </EmptyState>
+      ) : (
+        <>
+          <Table
+            caption="Feature flags"
+            columns={columns}
+            rows={list.data.results}
+            rowKey={(flag) => flag.id}
+            order={params.get('order') ?? '-created_at'}
+            onOrderChange={(order) => setParams({ order, offset: null })}
+            busy={list.isFetching && list.isPlaceholderData}
+            empty="No flags match these filters."
+          />
+          <Pagination
+            noun="flags"
+            offset={listParams.offset ?? 0}
+            limit={FLAG_PAGE_SIZE}
+            count={list.data.count}
+            onOffsetChange={(offset) => setParams({ offset: offset ? String(offset) : null })}
+          />
+        </>
+      )}
+    </>
+  );
+}

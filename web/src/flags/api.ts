@@ -1,0 +1,113 @@
+/** The flag API as the console's pages use it: query keys, reads and writes. */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, withQuery } from '../api/client.ts';
+import type { ActivityPage, Cohort, EvaluationReason, FeatureFlag, GroupType, Paginated } from '../api/types.ts';
+import { useProject, useProjectPath } from '../app/session.ts';
+
+export const FLAG_PAGE_SIZE = 50;
+
+export interface FlagListParams {
+  search?: string;
+  active?: string;
+  type?: string;
+  evaluation_runtime?: string;
+  tags?: string;
+  has_evaluation_tags?: string;
+  created_by_id?: string;
+  order?: string;
+  offset?: number;
+}
+
+export const flagKeys = {
+  all: (projectId: number) => ['flags', projectId] as const,
+  list: (projectId: number, params: FlagListParams) => ['flags', projectId, 'list', params] as const,
+  one: (projectId: number, id: number) => ['flags', projectId, 'one', id] as const,
+};
+
+export function useFlagList(params: FlagListParams) {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: flagKeys.list(project.id, params),
+    queryFn: ({ signal }) => api.get<Paginated<FeatureFlag>>(withQuery(path('feature_flags/'), { ...params, limit: FLAG_PAGE_SIZE }), signal),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useFlag(id: number) {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: flagKeys.one(project.id, id),
+    queryFn: ({ signal }) => api.get<FeatureFlag>(path(`feature_flags/${id}/`), signal),
+    enabled: Number.isInteger(id) && id > 0,
+  });
+}
+
+/** Every live flag's id, key and variants, for choosing a flag dependency (one page of up to 1000). */
+export function useFlagChoices() {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: [...flagKeys.all(project.id), 'choices'],
+    queryFn: ({ signal }) => api.get<Paginated<FeatureFlag>>(withQuery(path('feature_flags/'), { limit: 1000, order: 'key' }), signal),
+    select: (page) => page.results,
+    staleTime: 30_000,
+  });
+}
+
+export function useCohortChoices() {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: ['cohorts', project.id, 'choices'],
+    queryFn: ({ signal }) => api.get<Paginated<Cohort>>(withQuery(path('cohorts/'), { limit: 1000 }), signal),
+    select: (page) => page.results,
+    staleTime: 30_000,
+  });
+}
+
+export function useGroupTypes() {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: ['group-types', project.id],
+    queryFn: ({ signal }) => api.get<GroupType[]>(path('groups_types/'), signal),
+    staleTime: 60_000,
+  });
+}
+
+/** PATCH a flag with its version (If-Match), so a change made meanwhile by someone else is refused, not lost. */
+export function useUpdateFlag(id: number) {
+  const project = useProject();
+  const path = useProjectPath();
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ changes, version }: { changes: Record<string, unknown>; version?: number }) =>
+      api.patch<FeatureFlag>(path(`feature_flags/${id}/`), changes, version === undefined ? undefined : { 'if-match': `"${version}"` }),
+    onSuccess: (flag) => {
+      client.setQueryData(flagKeys.one(project.id, id), flag);
+      void client.invalidateQueries({ queryKey: flagKeys.all(project.id) });
+    },
+  });
+}
+
+export function useFlagActivity(id: number, page: number) {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: [...flagKeys.one(project.id, id), 'activity', page],
+    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(`feature_flags/${id}/activity/`), { page, limit: 20 }), signal),
+    placeholderData: (previous) => previous,
+  });
+}
+
+export function useEvaluationReasons(distinctId: string) {
+  const project = useProject();
+  const path = useProjectPath();
+  return useQuery({
+    queryKey: ['evaluation-reasons', project.id, distinctId],
+    queryFn: ({ signal }) => api.get<Record<string, EvaluationReason>>(withQuery(path('feature_flags/evaluation_reasons/'), { distinct_id: distinctId }), signal),
+    enabled: distinctId !== '',
+  });
+}
