@@ -86,7 +86,8 @@ function put(target: Json, key: string, value: unknown): void {
 // ---------------------------------------------------------------------------------------------
 // filters → form
 
-function propertyToForm(raw: unknown): PropertyForm | null {
+/** A property filter as the editor holds it; null when it has no usable key. */
+export function propertyToForm(raw: unknown): PropertyForm | null {
   if (!isObject(raw)) return null;
   const rest: Json = { ...raw };
   const key = take(rest, 'key', (v): v is string | number => typeof v === 'string' || typeof v === 'number');
@@ -190,7 +191,7 @@ export function filtersToForm(filters: FlagFilters | null | undefined): FiltersF
 // ---------------------------------------------------------------------------------------------
 // form → filters
 
-function propertyToFilters(property: PropertyForm): Json {
+export function propertyToFilters(property: PropertyForm): Json {
   const out: Json = { ...property.extra, key: property.key };
   put(out, 'type', property.type);
   put(out, 'operator', property.operator);

@@ -23,6 +23,8 @@ export interface EditorChoices {
   flagId: number | null;
   /** The group type the flag aggregates by, or null for persons. */
   aggregation: number | null;
+  /** The kinds of filter offered (cohort filters offer persons and cohorts only). */
+  types?: PropertyType[];
 }
 
 interface RowProps {
@@ -35,16 +37,14 @@ interface RowProps {
   issue: (field: 'key' | 'value') => string | null;
 }
 
-function typeOptions(aggregation: number | null, groupTypes: GroupType[]): Option[] {
+const TYPE_LABELS: Record<string, string> = { person: 'Person', cohort: 'Cohort', flag: 'Feature flag' };
+
+function typeOptions(aggregation: number | null, groupTypes: GroupType[], types: PropertyType[] = ['person', 'cohort', 'flag']): Option[] {
   if (aggregation !== null) {
     const name = groupTypes.find((type) => type.group_type_index === aggregation)?.group_type ?? `group type ${aggregation}`;
     return [{ value: 'group', label: name }];
   }
-  return [
-    { value: 'person', label: 'Person' },
-    { value: 'cohort', label: 'Cohort' },
-    { value: 'flag', label: 'Feature flag' },
-  ];
+  return types.map((value) => ({ value, label: TYPE_LABELS[value] ?? value }));
 }
 
 function flagVariants(flag: FeatureFlag | undefined): string[] {
@@ -115,7 +115,7 @@ export function PropertyFilterRow({ property, label, choices, onChange, onRemove
   const type = (property.type ?? 'person') as PropertyType;
   const operators = operatorsFor(type);
   const operator = property.operator ?? (type === 'cohort' ? 'in' : 'exact');
-  const types = typeOptions(choices.aggregation, choices.groupTypes);
+  const types = typeOptions(choices.aggregation, choices.groupTypes, choices.types);
   if (!types.some((option) => option.value === type)) types.push({ value: type, label: type });
   const flagOptions: Option[] = [
     { value: '', label: 'Choose a flag…' },

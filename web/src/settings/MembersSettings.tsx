@@ -1,0 +1,246 @@
+import { useState, type FormEvent } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { api, withQuery } from '../api/client.ts';
+import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
+import type { Invite, Member, Paginated } from '../api/types.ts';
+import { displayName, levelName, MEMBERSHIP_LEVELS, useMe } from '../app/session.ts';
+import { formatDate } from '../lib/format.ts';
+import { Badge } from '../ui/Badge.tsx';
+import { Button } from '../ui/Button.tsx';
+import { CopyField } from '../ui/CopyField.tsx';
+import { Dialog } from '../ui/Dialog.tsx';
+import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
+import { Field, Input, Select } from '../ui/Field.tsx';
+import { Card } from '../ui/Page.tsx';
+import { Table, type Column } from '../ui/Table.tsx';
+import { useToast } from '../ui/Toast.tsx';
+
+const LEVEL_OPTIONS = MEMBERSHIP_LEVELS.map((entry) => ({ value: String(entry.level), label: entry.name }));
+const ADMIN = 8;
+
+function InviteDialog({ orgId, open, onClose }: { orgId: string; open: boolean; onClose: () => void }) {
+  const client = useQueryClient();
+  const [email, setEmail] = useState('');
+  const [firstName, setFirstName] = useState('');
+  const [level, setLevel] = useState('1');
+  const invite = useMutation({
+    mutationFn: () => api.post<Invite>(`/api/organizations/${orgId}/invites/`, { target_email: email.trim(), first_name: firstName.trim(), level: Number(level) }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['invites', orgId] }),
+  });
+  const close = () => {
+    setEmail('');
+    setFirstName('');
+    setLevel('1');
+    invite.reset();
+    onClose();
+  };
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    invite.mutate();
+  };
+  const error = invite.error;
+  const placed = fieldError(error, 'target_email') || fieldError(error, 'level') || fieldError(error, 'first_name');
+  return (
+    <Dialog
+      open={open}
+      onClose={close}
+      title={invite.isSuccess ? 'Invite created' : 'Invite a member'}
+      footer={
+        invite.isSuccess ? (
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button variant="primary" type="submit" form="invite-form" loading={invite.isPending} disabled={!email.trim()}>
+              Create invite
+            </Button>
+          </>
+        )
+      }
+    >
+      {invite.isSuccess ? (
+        <>
+          <p>Send this link to {invite.data.target_email}. It lets them choose a password and join; it expires in a few days.</p>
+          <CopyField label="Invite link" value={invite.data.invite_url} />
+        </>
+      ) : (
+        <form id="invite-form" className="stack" onSubmit={onSubmit} noValidate>
+          {error && !placed ? <Notice tone="error">{errorMessage(error)}</Notice> : null}
+          <Field label="E-mail" error={fieldError(error, 'target_email')}>
+            {(control) => <Input {...control} type="email" autoFocus value={email} onChange={(event) => setEmail(event.target.value)} />}
+          </Field>
+          <Field label="First name (optional)" error={fieldError(error, 'first_name')}>
+            {(control) => <Input {...control} value={firstName} onChange={(event) => setFirstName(event.target.value)} />}
+          </Field>
+          <Field label="Level" error={fieldError(error, 'level')} hint="Admins manage members and projects; owners also manage the organization.">
+            {(control) => <Select {...control} options={LEVEL_OPTIONS} value={level} onChange={(event) => setLevel(event.target.value)} />}
+          </Field>
+        </form>
+      )}
+    </Dialog>
+  );
+}
+
+function notAvailable(error: unknown): boolean {
+  return isApiError(error) && (error.status === 404 || error.status === 405);
+}
+
+export function MembersSettings() {
+  const me = useMe();
+  const org = me.organization;
+  const client = useQueryClient();
+  const toast = useToast();
+  const [inviting, setInviting] = useState(false);
+  const [removing, setRemoving] = useState<Member | null>(null);
+  const canManage = (org?.membership_level ?? 0) >= ADMIN;
+  const members = useQuery({
+    queryKey: ['members', org?.id],
+    queryFn: ({ signal }) => api.get<Paginated<Member>>(withQuery(`/api/organizations/${org!.id}/members/`, { limit: 1000 }), signal),
+    enabled: Boolean(org),
+  });
+  const invites = useQuery({
+    queryKey: ['invites', org?.id],
+    queryFn: ({ signal }) => api.get<Paginated<Invite>>(withQuery(`/api/organizations/${org!.id}/invites/`, { limit: 1000 }), signal),
+    enabled: Boolean(org) && canManage,
+  });
+  const changeLevel = useMutation({
+    mutationFn: ({ member, level }: { member: Member; level: number }) => api.patch(`/api/organizations/${org!.id}/members/${member.user.uuid}/`, { level }),
+    onSuccess: () => toast.show('Level changed.'),
+    onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
+    onSettled: () => client.invalidateQueries({ queryKey: ['members', org?.id] }),
+  });
+  const remove = useMutation({
+    mutationFn: (member: Member) => api.delete(`/api/organizations/${org!.id}/members/${member.user.uuid}/`),
+    onSuccess: () => {
+      toast.show('Member removed. Their sessions ended and their keys stopped working.');
+      setRemoving(null);
+    },
+    onSettled: () => client.invalidateQueries({ queryKey: ['members', org?.id] }),
+  });
+  const cancelInvite = useMutation({
+    mutationFn: (invite: Invite) => api.delete(`/api/organizations/${org!.id}/invites/${invite.id}/`),
+    onSuccess: () => toast.show('Invite cancelled.'),
+    onError: (error) => toast.show(`Not cancelled: ${errorMessage(error)}`, 'error'),
+    onSettled: () => client.invalidateQueries({ queryKey: ['invites', org?.id] }),
+  });
+
+  if (!org) return <Notice tone="warning">You are not in an organization.</Notice>;
+  if (members.isPending) return <Spinner label="Loading members…" />;
+  if (members.isError) {
+    if (notAvailable(members.error)) return <Notice tone="info">This server does not manage members yet.</Notice>;
+    return <ErrorNotice error={members.error} onRetry={() => void members.refetch()} />;
+  }
+
+  const columns: Column<Member>[] = [
+    {
+      key: 'who',
+      header: 'Member',
+      render: (member) => (
+        <div className="flag-cell">
+          <strong>
+            {displayName(member.user)}
+            {member.user.uuid === me.uuid ? <span className="muted"> (you)</span> : null}
+          </strong>
+          <span className="muted small">{member.user.email}</span>
+        </div>
+      ),
+    },
+    {
+      key: 'level',
+      header: 'Level',
+      render: (member) =>
+        canManage && member.user.uuid !== me.uuid ? (
+          <Field label={`Level of ${member.user.email}`} hideLabel>
+            {(control) => (
+              <Select
+                {...control}
+                options={LEVEL_OPTIONS}
+                value={String(member.level)}
+                disabled={changeLevel.isPending}
+                onChange={(event) => changeLevel.mutate({ member, level: Number(event.target.value) })}
+              />
+            )}
+          </Field>
+        ) : (
+          <Badge tone={member.level >= 15 ? 'primary' : member.level >= ADMIN ? 'info' : 'neutral'}>{levelName(member.level)}</Badge>
+        ),
+    },
+    { key: 'joined', header: 'Joined', wideOnly: true, render: (member) => formatDate(member.joined_at) },
+    {
+      key: 'actions',
+      header: <span className="visually-hidden">Actions</span>,
+      align: 'right',
+      render: (member) =>
+        canManage && member.user.uuid !== me.uuid ? (
+          <Button size="sm" variant="ghost" onClick={() => setRemoving(member)}>
+            Remove
+          </Button>
+        ) : null,
+    },
+  ];
+
+  return (
+    <div className="stack">
+      <Card title={`Members of ${org.name}`} actions={canManage ? <Button variant="primary" size="sm" onClick={() => setInviting(true)}>Invite a member</Button> : null}>
+        <Table caption="Members" columns={columns} rows={members.data.results} rowKey={(member) => member.user.uuid} />
+      </Card>
+      {canManage ? (
+        <Card title="Pending invites">
+          {invites.isPending ? (
+            <Spinner />
+          ) : invites.isError ? (
+            <ErrorNotice error={invites.error} onRetry={() => void invites.refetch()} />
+          ) : invites.data.results.length === 0 ? (
+            <p className="muted">No pending invites.</p>
+          ) : (
+            <Table
+              caption="Pending invites"
+              rows={invites.data.results}
+              rowKey={(invite) => invite.id}
+              columns={[
+                { key: 'email', header: 'E-mail', render: (invite) => invite.target_email },
+                { key: 'level', header: 'Level', render: (invite) => levelName(invite.level) },
+                { key: 'state', header: 'State', render: (invite) => (invite.is_expired ? <Badge tone="warning">Expired</Badge> : <Badge tone="info">Waiting</Badge>) },
+                {
+                  key: 'link',
+                  header: 'Link',
+                  wideOnly: true,
+                  render: (invite) => <code className="payload-preview">{invite.invite_url}</code>,
+                },
+                {
+                  key: 'cancel',
+                  header: <span className="visually-hidden">Actions</span>,
+                  align: 'right',
+                  render: (invite) => (
+                    <Button size="sm" variant="ghost" onClick={() => cancelInvite.mutate(invite)}>
+                      Cancel invite
+                    </Button>
+                  ),
+                },
+              ]}
+            />
+          )}
+        </Card>
+      ) : null}
+      <InviteDialog orgId={org.id} open={inviting} onClose={() => setInviting(false)} />
+      <Dialog
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={`Remove ${removing ? displayName(removing.user) : ''}?`}
+        footer={
+          <>
+            <Button onClick={() => setRemoving(null)}>Cancel</Button>
+            <Button variant="danger" loading={remove.isPending} onClick={() => removing && remove.mutate(removing)}>
+              Remove member
+            </Button>
+          </>
+        }
+      >
+        <p>They lose access to every project of {org.name} at once: their sessions end and their personal API keys stop working.</p>
+        {remove.isError ? <Notice tone="error">{errorMessage(remove.error)}</Notice> : null}
+      </Dialog>
+    </div>
+  );
+}
