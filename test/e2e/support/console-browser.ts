@@ -1,0 +1,85 @@
+/**
+ * Headless Chromium (Debian's) on the console: a browser, pages that record what went wrong (console
+ * errors, failed requests, requests to other hosts, which are aborted), and screenshots at a narrow
+ * and a wide window into docs/screenshots when CONSOLE_SCREENSHOTS=1.
+ */
+import assert from 'node:assert/strict';
+import { existsSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+/** Bounds every single wait in the browser; a step that needs longer is broken. */
+export const STEP_MS = 20_000;
+
+const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../docs/screenshots');
+export const NARROW = { width: 390, height: 844 };
+export const WIDE = { width: 1366, height: 900 };
+
+export async function launchChromium(): Promise<Browser> {
+  assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: STEP_MS });
+}
+
+export interface ConsolePage {
+  context: BrowserContext;
+  page: Page;
+  /** Console errors, page errors and failed requests, shown when a step fails. */
+  problems: string[];
+  /** Requests to any origin but the service's (aborted: the console needs nothing from outside). */
+  outside: string[];
+}
+
+export async function openConsole(browser: Browser, origin: string, viewport = WIDE): Promise<ConsolePage> {
+  const context = await browser.newContext({ viewport, baseURL: origin });
+  const problems: string[] = [];
+  const outside: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === origin) return route.continue();
+    outside.push(url.href);
+    return route.abort();
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(STEP_MS);
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  return { context, page, problems, outside };
+}
+
+/** Runs `run`; on failure the error carries what the page reported. */
+export async function step<T>(opened: ConsolePage, what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new Error([`${what}: ${(error as Error).message}`, `--- page at ${opened.page.url()} reported ---`, ...opened.problems.slice(-40)].join('\n'), { cause: error });
+  }
+}
+
+export const screenshotsWanted = () => process.env.CONSOLE_SCREENSHOTS === '1';
+
+/**
+ * docs/screenshots/<name>-wide.png and -narrow.png of the page as it is now (when
+ * CONSOLE_SCREENSHOTS=1); `ready` waits for what must be on screen at each size.
+ */
+export async function screenshot(opened: ConsolePage, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
+  if (!screenshotsWanted()) return;
+  mkdirSync(SCREENSHOTS, { recursive: true });
+  const { page } = opened;
+  for (const [suffix, viewport] of [
+    ['wide', WIDE],
+    ['narrow', NARROW],
+  ] as const) {
+    await page.setViewportSize(viewport);
+    await ready(page);
+    // Let charts and layouts settle after the resize.
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`), fullPage: true });
+  }
+  await page.setViewportSize(WIDE);
+}
