@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { launchChromium, openConsole, screenshot, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
+import { atBothSizes, launchChromium, openConsole, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
 
 const TEST_MS = 120_000;
 
@@ -92,7 +92,7 @@ test('a multivariate flag with two condition sets is created in the editor; /fla
     await second.getByLabel('Condition set 2, filter 1: value').fill('pro');
     await second.getByRole('spinbutton', { name: 'Roll out to' }).fill('100');
   });
-  await screenshot(opened, 'flag-editor', (p) => p.getByRole('heading', { name: 'New feature flag' }).waitFor());
+  await atBothSizes(opened, 'flag-new', (p) => p.getByRole('heading', { name: 'New feature flag' }).waitFor());
   await step(opened, 'saving the flag failed', async () => {
     await page.getByRole('button', { name: 'Create flag' }).first().click();
     await page.waitForURL(/\/feature_flags\/\d+$/);
@@ -118,7 +118,6 @@ test('a multivariate flag with two condition sets is created in the editor; /fla
   const nobody = await evaluate('free-person', { email: 'someone@else.org', plan: 'free' });
   assert.deepEqual({ enabled: nobody['checkout-redesign'].enabled, reason: nobody['checkout-redesign'].reason.code }, { enabled: false, reason: 'no_condition_match' });
 
-  await screenshot(opened, 'flag-overview', (p) => p.getByText('Condition set 2').first().waitFor());
 });
 
 test('switching the flag off in the list turns it off in /flags; the history names who did it', { timeout: TEST_MS }, async () => {
@@ -131,7 +130,6 @@ test('switching the flag off in the list turns it off in /flags; the history nam
     await page.getByRole('switch', { name: 'Enable checkout-redesign' }).waitFor();
     await page.getByText('"checkout-redesign" is now disabled.').waitFor();
   });
-  await screenshot(opened, 'flags-list', (p) => p.getByRole('switch', { name: 'Enable checkout-redesign' }).waitFor());
   const flags = await eventually('the flag off in /flags', () => evaluate('vip-person', { email: 'vip@example.com' }), (answer) => answer['checkout-redesign']?.enabled === false);
   assert.equal(flags['checkout-redesign'].reason.code, 'flag_disabled');
 
@@ -143,7 +141,6 @@ test('switching the flag off in the list turns it off in /flags; the history nam
     await entry.getByRole('button', { name: 'Show changes' }).click();
     await entry.getByText('"active"', { exact: false }).or(entry.getByText('active', { exact: true })).first().waitFor();
   });
-  await screenshot(opened, 'flag-history', (p) => p.locator('.activity-entry').first().waitFor());
   const activity = await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/feature_flags/${flagId}/activity/` });
   const [latest] = activity.json().results as Array<{ activity: string; user: { email: string }; detail: { changes: Array<{ field: string; after: unknown }> } }>;
   assert.equal(latest.activity, 'updated');

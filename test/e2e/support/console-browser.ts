@@ -63,23 +63,46 @@ export async function step<T>(opened: ConsolePage, what: string, run: () => Prom
 
 export const screenshotsWanted = () => process.env.CONSOLE_SCREENSHOTS === '1';
 
-/**
- * docs/screenshots/<name>-wide.png and -narrow.png of the page as it is now (when
- * CONSOLE_SCREENSHOTS=1); `ready` waits for what must be on screen at each size.
- */
-export async function screenshot(opened: ConsolePage, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
+/** docs/screenshots/<name>.png of the whole page as it is now, when CONSOLE_SCREENSHOTS=1. */
+export async function screenshot(opened: ConsolePage, name: string): Promise<void> {
   if (!screenshotsWanted()) return;
   mkdirSync(SCREENSHOTS, { recursive: true });
+  // Let charts and layouts settle after a resize.
+  await opened.page.waitForTimeout(250);
+  await opened.page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/**
+ * The page as it is now at a wide, then a narrow window: `ready` waits for what must be on screen,
+ * nothing may make the page scroll sideways, and each size is photographed as <name>-wide/-narrow.
+ */
+export async function atBothSizes(opened: ConsolePage, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
   const { page } = opened;
   for (const [suffix, viewport] of [
     ['wide', WIDE],
     ['narrow', NARROW],
   ] as const) {
-    await page.setViewportSize(viewport);
-    await ready(page);
-    // Let charts and layouts settle after the resize.
-    await page.waitForTimeout(300);
-    await page.screenshot({ path: path.join(SCREENSHOTS, `${name}-${suffix}.png`), fullPage: true });
+    await step(opened, `${name} at ${viewport.width}px`, async () => {
+      await page.setViewportSize(viewport);
+      await ready(page);
+      const overflow = await page.evaluate(() => {
+        const width = document.documentElement.clientWidth;
+        // No named helpers in here: the test's compiler would wrap them in a function the page lacks.
+        const wide = [...document.querySelectorAll('body *')]
+          .filter((element) => {
+            if (element.getBoundingClientRect().right <= width + 1) return false;
+            for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+              if (getComputedStyle(parent).overflowX !== 'visible') return false;
+            }
+            return true;
+          })
+          .slice(0, 5)
+          .map((element) => `${element.tagName.toLowerCase()}.${element.className}`);
+        return { by: document.documentElement.scrollWidth - width, wide };
+      });
+      assert.ok(overflow.by <= 1, `the page scrolls sideways by ${overflow.by}px (${overflow.wide.join(', ')})`);
+      await screenshot(opened, `${name}-${suffix}`);
+    });
   }
   await page.setViewportSize(WIDE);
 }
