@@ -1,12 +1,14 @@
-// The console in headless Chromium against the real service: a multivariate flag with two condition
-// sets is created through the editor and /flags?v=2 answers by it; the list's switch turns it off
-// and /flags follows; the flag's history names who changed it; the editor shows the server's
-// errors beside their field. Screenshots of the main pages with CONSOLE_SCREENSHOTS=1.
+// The console in headless Chromium against the real service: a person signs in on the sign-in page;
+// a multivariate flag with two condition sets is created through the editor and /flags?v=2 answers
+// by it; the list's switch turns it off and /flags follows; the flag's history names who changed it;
+// the editor shows the server's errors beside their field. A cookie write without the CSRF token is
+// refused, and ten wrong passwords are throttled on the sign-in page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { atBothSizes, launchChromium, openConsole, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
+import { GOOD_PASSWORD, givePassword, OWNER_EMAIL, personWithPassword } from '../helpers/session.ts';
+import { atBothSizes, launchChromium, openConsole, signInOnPage, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
 
 const TEST_MS = 120_000;
 
@@ -23,8 +25,7 @@ before(async () => {
   token = rows[0].api_token;
   browser = await launchChromium();
   opened = await openConsole(browser, origin);
-  // Until the console signs in with a session, the browser carries the owner's key.
-  await opened.context.setExtraHTTPHeaders({ authorization: `Bearer ${t.key}` });
+  await givePassword(t);
 });
 
 after(async () => {
@@ -63,13 +64,22 @@ const conditionSet = (page: Page, n: number) => page.getByRole('region', { name:
 
 let flagId: number;
 
+test('a person who is not signed in gets the sign-in page at any address, and signs in there', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  await step(opened, 'the sign-in page did not show', async () => {
+    await page.goto('/feature_flags/123');
+    await page.getByRole('heading', { name: 'Sign in to Bellwether' }).waitFor();
+  });
+  await atBothSizes(opened, 'sign-in', (p) => p.getByRole('heading', { name: 'Sign in to Bellwether' }).waitFor());
+  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  const cookies = await opened.context.cookies();
+  assert.equal(cookies.find((c) => c.name === 'bellwether_session')?.httpOnly, true, 'the session cookie is HttpOnly');
+  assert.ok(cookies.find((c) => c.name === 'bellwether_csrftoken'), 'the CSRF cookie is set');
+});
+
 test('a multivariate flag with two condition sets is created in the editor; /flags?v=2 answers by it', { timeout: TEST_MS }, async () => {
   const { page } = opened;
-  await step(opened, 'the flag list did not load', async () => {
-    await page.goto('/');
-    await page.getByRole('heading', { name: 'Feature flags' }).waitFor();
-    await page.getByText('No feature flags yet').waitFor();
-  });
+  await step(opened, 'the empty flag list did not show', () => page.getByText('No feature flags yet').waitFor());
   await step(opened, 'filling in the editor failed', async () => {
     await page.getByRole('link', { name: 'Create your first flag' }).click();
     await page.getByLabel('Key', { exact: true }).fill('checkout-redesign');
@@ -175,4 +185,64 @@ test("the editor shows the server's error beside the field it names, and blocks 
   const { rows } = await t.db.pool.query("SELECT key FROM feature_flags WHERE project_id = $1 AND key <> 'checkout-redesign' ORDER BY id", [t.projectId]);
   assert.deepEqual(rows.map((row) => row.key), ['taken-key'], 'neither refused flag was stored');
   assert.deepEqual(opened.outside, [], 'the console requested nothing from other hosts');
+});
+
+test('a write with the session cookie but without the CSRF token is refused; with it, it goes through', { timeout: TEST_MS }, async () => {
+  assert.ok(flagId, 'needs the flag from the earlier test');
+  const { page } = opened;
+  const url = `/api/projects/${t.projectId}/feature_flags/${flagId}/`;
+  const attempt = (csrf: boolean) =>
+    page.evaluate(
+      async ({ url, csrf }) => {
+        const token = document.cookie.split('; ').find((part) => part.startsWith('bellwether_csrftoken='))?.split('=')[1] ?? '';
+        const response = await fetch(url, {
+          method: 'PATCH',
+          credentials: 'same-origin',
+          headers: { 'content-type': 'application/json', ...(csrf ? { 'x-csrftoken': token } : {}) },
+          body: JSON.stringify({ name: 'changed by a forged request' }),
+        });
+        return { status: response.status, body: await response.json() };
+      },
+      { url, csrf },
+    );
+  const forged = await attempt(false);
+  assert.equal(forged.status, 403);
+  assert.equal(forged.body.code, 'csrf_failed');
+  const stored = await t.request({ method: 'GET', url });
+  assert.equal(stored.json().name, 'The redesigned checkout', 'the refused write changed nothing');
+  const genuine = await attempt(true);
+  assert.equal(genuine.status, 200);
+  assert.equal(genuine.body.name, 'changed by a forged request');
+});
+
+test('ten wrong passwords on the sign-in page are throttled; the page says when to try again', { timeout: TEST_MS }, async () => {
+  const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM projects WHERE id = $1', [t.projectId]);
+  const { email } = await personWithPassword(t, rows[0].organization_id, 'member');
+  const other = await openConsole(browser, origin);
+  const { page } = other;
+  try {
+    await step(other, 'wrong passwords were not refused as such', async () => {
+      await page.goto('/');
+      await page.getByLabel('E-mail').fill(email);
+      for (let attempt = 1; attempt <= 10; attempt += 1) {
+        await page.getByLabel('Password').fill(`wrong password ${attempt}`);
+        const answered = page.waitForResponse((response) => response.url().endsWith('/api/login/'));
+        await page.getByRole('button', { name: 'Sign in' }).click();
+        assert.equal((await answered).status(), 400, `attempt ${attempt}`);
+        await page.getByText('Invalid email or password.').waitFor();
+      }
+    });
+    await step(other, 'the eleventh attempt was not throttled', async () => {
+      await page.getByLabel('Password').fill(GOOD_PASSWORD);
+      const answered = page.waitForResponse((response) => response.url().endsWith('/api/login/'));
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      const response = await answered;
+      assert.equal(response.status(), 429, 'even the right password waits');
+      assert.ok(Number(response.headers()['retry-after']) > 0);
+      await page.getByText(/Too many failed attempts\. Try again in \d+ seconds\./).waitFor();
+    });
+    assert.equal(await page.getByRole('heading', { name: 'Sign in to Bellwether' }).count(), 1, 'still not signed in');
+  } finally {
+    await other.context.close();
+  }
 });

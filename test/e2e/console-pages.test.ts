@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { atBothSizes, launchChromium, NARROW, openConsole, step, WIDE, type ConsolePage } from './support/console-browser.ts';
+import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
+import { atBothSizes, launchChromium, NARROW, openConsole, signInOnPage, step, WIDE, type ConsolePage } from './support/console-browser.ts';
 
 const TEST_MS = 180_000;
 const DAY = 86_400_000;
@@ -86,8 +87,8 @@ before(async () => {
   await seed();
   browser = await launchChromium();
   opened = await openConsole(browser, origin);
-  // Until the console signs in with a session, the browser carries the owner's key.
-  await opened.context.setExtraHTTPHeaders({ authorization: `Bearer ${t.key}` });
+  await givePassword(t);
+  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
 });
 
 after(async () => {

