@@ -7,7 +7,8 @@
  * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags;
  * - surveys: survey stats and responses_count with 1 000 000 survey events in one project;
  * - hostile-regex: stored patterns against hostile values, with /_health probed beside;
- * - flag-scale: /flags?v=2 with 10 000 and 25 000 flags in one project, /_health and /_readyz probed beside.
+ * - flag-scale: /flags?v=2 with 10 000 and 25 000 flags in one project, /_health and /_readyz probed beside;
+ * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -17,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { runCleanups } from './lib/cleanup.ts';
 import { loadBenchConfig } from './lib/config.ts';
 import { writeResults } from './lib/report.ts';
+import { consoleScenario } from './scenarios/console.ts';
 import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
@@ -37,6 +39,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   surveys: surveysScenario,
   'hostile-regex': hostileRegexScenario,
   'flag-scale': flagScaleScenario,
+  console: consoleScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -84,6 +84,7 @@ const ALIASES: Record<string, ScenarioName> = {
   'hostile-regex': 'hostile-regex',
   regex: 'hostile-regex',
   'flag-scale': 'flag-scale',
+  console: 'console',
 };
 
 function scenarios(): ScenarioName[] {

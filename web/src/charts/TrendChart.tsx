@@ -24,7 +24,8 @@ export default function TrendChart({ days, lines, title }: { days: string[]; lin
       height: 260,
       tzDate: (ts) => uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
       scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, Math.ceil(max * 1.1))] } },
-      axes: [{ grid: { stroke: '#eef0f3' } }, { grid: { stroke: '#eef0f3' }, size: 48 }],
+      // Counts: whole-number ticks only.
+      axes: [{ grid: { stroke: '#eef0f3' } }, { grid: { stroke: '#eef0f3' }, size: 48, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 100_000, 1_000_000] }],
       legend: { show: true },
       series: [{}, ...lines.map((line, index) => ({ label: line.label, stroke: COLORS[index % COLORS.length], width: 2, points: { show: days.length <= 31 } }))],
     };

@@ -28,6 +28,7 @@ function BlastRadius({ group, aggregation }: { group: Group; aggregation: number
   });
   const noun = aggregation === null ? 'persons' : 'groups';
   if (radius.isPending) return <span className="muted small">Counting matching {noun}…</span>;
+  if (radius.isSuccess && radius.data.total_users === 0) return <span className="muted small">No {noun} are stored yet: they appear as SDKs send events.</span>;
   if (radius.isError) return <span className="muted small">Blast radius unavailable: {errorMessage(radius.error)}</span>;
   const { users_affected: affected, total_users: total } = radius.data;
   const share = total === 0 ? 0 : (affected / total) * 100;
@@ -39,7 +40,7 @@ function BlastRadius({ group, aggregation }: { group: Group; aggregation: number
       </div>
       <span className="small">
         {formatCount(affected)} of {formatCount(total)} {noun} match these filters ({formatPercent(share)})
-        {rollout < 100 && affected > 0 ? `; about ${formatCount(Math.round((affected * rollout) / 100))} get the flag at ${formatPercent(rollout)}` : ''}.
+        {rollout < 100 && affected > 0 ? `; at ${formatPercent(rollout)} about ${formatCount(Math.round((affected * rollout) / 100))} of them get the flag` : ''}.
       </span>
     </div>
   );
