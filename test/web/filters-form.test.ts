@@ -224,3 +224,25 @@ describe('form issues and server errors', () => {
     assert.equal(serverIssuePath(null, 'A server error occurred.'), null);
   });
 });
+
+describe('cohort filters ↔ form', () => {
+  test('OR-of-AND person and cohort filters come back unchanged; other shapes are not edited', async () => {
+    const { cohortFiltersToForm, cohortFormToFilters } = await import('../../web/src/cohorts/cohort-form.ts');
+    const editable = {
+      properties: {
+        type: 'OR' as const,
+        values: [
+          { type: 'AND' as const, values: [{ type: 'person', key: 'plan', operator: 'exact', value: ['pro'] }, { type: 'cohort', key: 'id', value: 3, negation: true }] },
+          { type: 'AND' as const, values: [{ type: 'person', key: 'email', operator: 'icontains', value: '@example.com' }] },
+        ],
+      },
+    };
+    const groups = cohortFiltersToForm(structuredClone(editable));
+    assert.ok(groups);
+    assert.deepEqual(cohortFormToFilters(groups), editable);
+    assert.equal(cohortFiltersToForm({ properties: { type: 'AND', values: [] } }), null, 'a top-level AND is shown, not edited');
+    assert.equal(cohortFiltersToForm({ properties: { type: 'OR', values: [{ type: 'AND', values: [{ type: 'behavioral', key: 'x', value: 'performed_event' }] }] } }), null);
+    assert.equal(cohortFiltersToForm({ properties: { type: 'OR', values: [{ type: 'AND', values: [{ type: 'OR', values: [] }] }] } }), null, 'deeper nesting is not edited');
+    assert.deepEqual(cohortFiltersToForm(null), []);
+  });
+});
