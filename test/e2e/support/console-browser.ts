@@ -48,7 +48,12 @@ export async function openConsole(browser: Browser, origin: string, viewport = W
     if (message.type() === 'error') problems.push(`console.error: ${message.text()}`);
   });
   page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-  page.on('requestfailed', (request) => problems.push(`request failed: ${request.method()} ${request.url()} ${request.failure()?.errorText ?? ''}`));
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? '';
+    // A navigation cancels what the previous page was still loading (its icon, a query): not a fault.
+    if (reason === 'net::ERR_ABORTED') return;
+    problems.push(`request failed: ${request.method()} ${request.url()} ${reason}`);
+  });
   return { context, page, problems, outside };
 }
 
@@ -116,7 +121,7 @@ export async function signInOnPage(opened: ConsolePage, email: string, password:
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Feature flags' }).waitFor();
+    await page.getByRole('heading', { name: 'Feature flags', exact: true }).waitFor();
   });
   // Before signing in, the console's question "who is signed in?" was answered 401, as it should be.
   opened.problems.length = 0;
