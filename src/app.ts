@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Pool } from './db/pool.ts';
@@ -55,6 +55,8 @@ export interface AppOptions {
   loginThrottle?: ThrottleRule;
   /** The built console to serve at `/`; default web/dist. */
   consoleDir?: string;
+  /** Told of every route as it is registered (the hostile-input tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -81,6 +83,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
   const bus = new ChangeBus(options.databaseUrl, (message) => app.log.warn(message));
   const deps: AppDeps = {
     pool: options.pool,
