@@ -5,6 +5,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrate } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
 import { bootstrap } from './platform/bootstrap.ts';
+import { ensureFirstOwner } from './platform/first-owner.ts';
+import { signInLink } from './platform/sessions/sign-in-links.ts';
 
 const config = loadConfig();
 const logger = pino({
@@ -58,7 +60,8 @@ try {
   pool = createPool(databaseUrl);
   const { applied } = await migrate(pool);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey);
+  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail ?? undefined);
+  const signInToken = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
   app = await buildApp({
     pool,
     databaseUrl,
@@ -76,6 +79,13 @@ try {
     process.stdout.write(
       `First start: created a personal API key with scope "*" (shown only this once):\n\n    ${generatedKey}\n\n` +
         `Try: curl -H "Authorization: Bearer ${generatedKey}" ${url}/api/projects/${projectId}/feature_flags/\n\n`,
+    );
+  }
+  if (signInToken) {
+    // Printed, never logged: like the key, it is for the person at the terminal.
+    process.stdout.write(
+      `Open the console and sign in as its owner (one-time link, valid 24 hours; set a password there):\n\n` +
+        `    ${signInLink(config.siteUrl ?? url, signInToken)}\n\n`,
     );
   }
 } catch (error) {

@@ -102,3 +102,9 @@ export async function deleteProject(db: Queryable, project: { id: number; organi
   const { rowCount } = await db.query('DELETE FROM projects WHERE id = $1', [project.id]);
   return (rowCount ?? 0) > 0;
 }
+
+/** The organization's first project (the one a new member starts in), or null. */
+export async function firstProjectOf(db: Queryable, organizationId: string): Promise<number | null> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM projects WHERE organization_id = $1 ORDER BY id LIMIT 1', [organizationId]);
+  return rows[0]?.id ?? null;
+}
