@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { api } from '../api/client.ts';
-import { errorMessage, fieldError } from '../api/errors.ts';
+import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import { useResetSession } from '../app/session.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { Field, Input } from '../ui/Field.tsx';
@@ -46,7 +46,10 @@ export function SignupPage({ inviteId }: { inviteId: string }) {
   if (invite.isError) {
     return (
       <AuthCard title="This invite cannot be used">
-        <Notice tone="error">{errorMessage(invite.error)} Ask whoever invited you for a new invite.</Notice>
+        <Notice tone="error">
+          {errorMessage(invite.error)}
+          {isApiError(invite.error) && invite.error.code === 'account_exists' ? null : ' Ask whoever invited you for a new invite.'}
+        </Notice>
         <LinkButton href="/">Go to the sign-in page</LinkButton>
       </AuthCard>
     );
