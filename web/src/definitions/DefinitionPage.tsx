@@ -1,0 +1,3 @@
+export default function DefinitionPage(_props: { definitionId?: string }) {
+  return null;
+}

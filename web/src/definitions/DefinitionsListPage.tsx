@@ -1,0 +1,3 @@
+export default function DefinitionsListPage(_props: { definitionId?: string }) {
+  return null;
+}
