@@ -1,5 +1,4 @@
 /** A survey's status as PostHog's list shows it. Pure. */
-import type { BadgeTone } from '../ui/Badge.tsx';
 
 export type SurveyStatus = 'draft' | 'running' | 'completed' | 'archived';
 
@@ -11,7 +10,7 @@ export function surveyStatus(survey: { start_date: string | null; end_date: stri
 }
 
 export const STATUS_LABELS: Record<SurveyStatus, string> = { draft: 'Draft', running: 'Running', completed: 'Completed', archived: 'Archived' };
-export const STATUS_TONES: Record<SurveyStatus, BadgeTone> = { draft: 'neutral', running: 'success', completed: 'info', archived: 'warning' };
+export const STATUS_TONES: Record<SurveyStatus, 'neutral' | 'success' | 'info' | 'warning'> = { draft: 'neutral', running: 'success', completed: 'info', archived: 'warning' };
 
 export const SURVEY_TYPE_LABELS: Record<string, string> = {
   popover: 'Popover',
