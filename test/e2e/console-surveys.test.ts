@@ -221,3 +221,63 @@ test('the survey list shows the status and the response count', { timeout: TEST_
     await row.getByRole('cell', { name: '1', exact: true }).waitFor();
   });
 });
+
+test('event definitions: filtered list, a definition edited with its volume chart and properties, the generated code, the history', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  const created = await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/event_definitions/`, payload: { name: 'checkout_completed' } });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = String(created.headers.location).split('/event_definitions/')[1].replace(/\/$/, '');
+  await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/event_definitions/`, payload: { name: 'page_scrolled' } });
+  for (let day = 0; day < 5; day++) {
+    for (let n = 0; n <= day; n++) {
+      await t.db.pool.query(`INSERT INTO events (project_id, uuid, event, distinct_id, timestamp) VALUES ($1, gen_random_uuid(), 'checkout_completed', 'someone', now() - make_interval(days => $2))`, [t.projectId, day]);
+    }
+  }
+  await step(opened, 'the list did not filter', async () => {
+    await page.goto('/data-management/events');
+    await page.getByRole('link', { name: 'checkout_completed' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('scroll');
+    await page.getByRole('link', { name: 'page_scrolled' }).waitFor();
+    await page.getByRole('link', { name: 'checkout_completed' }).waitFor({ state: 'detached' });
+  });
+  await atBothSizes(opened, 'event-definitions-list', (p) => p.getByRole('link', { name: 'page_scrolled' }).waitFor());
+  await step(opened, 'the definition was not edited', async () => {
+    await page.goto(`/data-management/events/${id}`);
+    await page.getByLabel('Description', { exact: true }).fill('A paid order');
+    const tags = page.getByLabel('Tags', { exact: true });
+    await tags.fill('revenue');
+    await tags.press('Enter');
+    await page.getByLabel('Verified', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved "checkout_completed".').waitFor();
+    await page.getByRole('img', { name: 'checkout_completed per day, last 30 days' }).waitFor();
+  });
+  const stored = (await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/event_definitions/${id}/` })).json();
+  assert.equal(stored.description, 'A paid order');
+  assert.deepEqual(stored.tags, ['revenue']);
+  assert.equal(stored.verified, true);
+  assert.equal(stored.verified_by?.email, OWNER_EMAIL);
+  await atBothSizes(opened, 'event-definition', (p) => p.getByRole('img', { name: 'checkout_completed per day, last 30 days' }).waitFor());
+  await step(opened, 'the verified filter did not keep the verified event', async () => {
+    await page.goto('/data-management/events?verified=true');
+    await page.getByRole('link', { name: 'checkout_completed' }).waitFor();
+    await page.getByRole('link', { name: 'page_scrolled' }).waitFor({ state: 'detached' });
+  });
+  await step(opened, 'the generated code was not shown', async () => {
+    await page.goto(`/data-management/events/${id}?tab=code`);
+    await page.locator('.code-block').getByText('checkout_completed').first().waitFor();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('tab', { name: 'Go' }).click();
+    await page.locator('.code-block').getByText('package').first().waitFor();
+  });
+  await atBothSizes(opened, 'event-definition-code', (p) => p.locator('.code-block').first().waitFor());
+  await step(opened, 'the history did not name the person', async () => {
+    await page.goto(`/data-management/events/${id}?tab=history`);
+    await page.locator('.activity-entry').first().getByText('Admin').waitFor();
+    await page.goto('/activity?scope=event_definitions');
+    await page.locator('.activity-entry', { hasText: 'checkout_completed' }).first().waitFor();
+    await page.goto('/activity?scope=surveys');
+    await page.locator('.activity-entry', { hasText: 'Checkout feedback' }).first().waitFor();
+  });
+  await atBothSizes(opened, 'activity-surveys', (p) => p.locator('.activity-entry').first().waitFor());
+});
