@@ -18,6 +18,8 @@ export interface DefinitionListFilter {
   tags: string[];
   excludedNames: string[];
   names: string[];
+  /** true: verified only; false: not verified; null: both. */
+  verified: boolean | null;
   order: OrderKey[];
 }
 
@@ -60,6 +62,7 @@ export function decodeDefinitionListQuery(query: DefinitionListQuery): Definitio
     tags: tagFilter(query.tags),
     excludedNames: jsonNameList(query.excluded_properties, 'excluded_properties'),
     names: nameList(query.names),
+    verified: query.verified?.trim().toLowerCase() === 'true' ? true : query.verified?.trim().toLowerCase() === 'false' ? false : null,
     order: parseOrdering(query.ordering),
   };
 }
