@@ -10,6 +10,7 @@ import { toUserSummary } from '../platform/users/user-summary.ts';
 import { createSurvey } from './create.ts';
 import { deleteSurveyById } from './delete.ts';
 import { duplicateSurvey } from './duplicate.ts';
+import { launchSurvey, stopSurvey } from './launch.ts';
 import { flagsFrom, presentSurvey, presentWrittenSurvey, type SurveyViewer } from './present.ts';
 import { requireSurvey } from './read-store.ts';
 import { SURVEY_ACTIVITY_SCOPE } from './record.ts';
@@ -43,6 +44,8 @@ export function surveyRoutes(deps: AppDeps) {
     refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
     refuseOtherMethods(root, '/:id/activity', ['GET']);
     refuseOtherMethods(root, '/:id/duplicate_to_projects', ['POST']);
+    refuseOtherMethods(root, '/:id/launch', ['POST']);
+    refuseOtherMethods(root, '/:id/stop', ['POST']);
 
     app.get(
       '/',
@@ -153,6 +156,34 @@ export function surveyRoutes(deps: AppDeps) {
         return activityPage(pool, request, request.query, { projectId: request.project.id, scope: SURVEY_ACTIVITY_SCOPE, itemId: survey.id });
       },
     );
+
+    for (const [action, run, summary] of [
+      ['launch', launchSurvey, 'Launch the survey now (start_date = now); 400 when it is archived or already launched'],
+      ['stop', stopSurvey, 'Stop the survey now (end_date = now); 400 when it is not launched or already stopped'],
+    ] as const) {
+      app.post(
+        `/:id/${action}`,
+        {
+          config: { scope: 'survey:write' },
+          schema: {
+            tags: TAGS,
+            summary,
+            description: 'The same change as a PATCH of the date (flags follow, activity entry); any body is ignored. Resume a stopped survey with a PATCH of `end_date: null`.',
+            params: SurveyParams,
+            response: { 200: SurveyWriteResponse },
+          },
+        },
+        async (request, reply) => {
+          const { survey, flags } = await run(deps, {
+            projectId: request.project.id,
+            rawId: request.params.id,
+            actor: toUserSummary(request.principal.user),
+          });
+          const source = flagsFrom(await flagCache.project(request.project.id), flags);
+          return sendJson(reply, JSON.stringify(presentWrittenSurvey(survey, source, undefined)));
+        },
+      );
+    }
 
     app.post(
       '/:id/duplicate_to_projects',
