@@ -35,7 +35,10 @@ import { createSurveys } from './surveys/index.ts';
 
 export interface AppOptions {
   pool: Pool;
-  /** The database the pool reaches; its change notices keep the caches of every process current. */
+  /**
+   * A direct (session) connection to the pool's database, for LISTEN: its change notices keep the
+   * caches of every process current. null: no notices are heard (single-process tests).
+   */
   databaseUrl: string | null;
   /** A pino logger; none means silent (tests). */
   logger?: FastifyBaseLogger;
