@@ -30,11 +30,15 @@ import { featureFlagRoutes } from './flags/routes.ts';
 import { ChangeBus } from './platform/changes/bus.ts';
 import { ProjectTokens } from './events/ingestion/tokens.ts';
 import { createSdk } from './sdk/index.ts';
+import type { LastCalledWriter } from './sdk/last-called.ts';
 import { createSurveys } from './surveys/index.ts';
 
 export interface AppOptions {
   pool: Pool;
-  /** The database the pool reaches; its change notices keep the caches of every process current. */
+  /**
+   * A direct (session) connection to the pool's database, for LISTEN: its change notices keep the
+   * caches of every process current. null: no notices are heard (single-process tests).
+   */
   databaseUrl: string | null;
   /** A pino logger; none means silent (tests). */
   logger?: FastifyBaseLogger;
@@ -51,6 +55,8 @@ export interface AppOptions {
   /** SITE_URL: the public base URL for links; absent: each request's own origin. */
   siteUrl?: string | null;
   sessionLimits?: SessionLimits;
+  /** Milliseconds between writes of buffered `last_called_at` times; default 2 000 (tests call `app.lastCalled.flush()`). */
+  lastCalledIntervalMs?: number;
   loginThrottle?: ThrottleRule;
   /** The built console to serve at `/`; default web/dist. */
   consoleDir?: string;
@@ -68,6 +74,13 @@ export interface AppDeps {
 }
 
 export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Buffered `last_called_at` times (tests write them at once with `flush`). */
+    lastCalled: LastCalledWriter;
+  }
+}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
@@ -119,12 +132,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(flagActionRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
   await app.register(cohortRoutes(deps), { prefix: '/api/projects/:project_id/cohorts' });
   await app.register(dashboardRoutes(deps), { prefix: '/api/projects/:project_id/dashboards' });
-  const sdk = createSdk(deps);
+  const sdk = createSdk(deps, { log: app.log, lastCalledIntervalMs: options.lastCalledIntervalMs });
   const surveys = createSurveys(deps, { log: app.log, jobsIntervalMs: options.surveyJobsIntervalMs ?? 0 });
   await app.register(ingestionRoutes(deps, [...sdk.processors, ...surveys.processors]));
   await app.register(sdk.routes);
   await app.register(surveys.routes);
   app.decorate('surveyJobs', surveys.jobs);
+  app.decorate('lastCalled', sdk.lastCalled);
+  app.addHook('onReady', async () => sdk.lastCalled.start());
+  app.addHook('onClose', async () => sdk.lastCalled.stop());
   app.addHook('onReady', async () => surveys.jobs.start());
   app.addHook('onClose', async () => surveys.jobs.stop());
   await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });

@@ -5,6 +5,15 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_LISTEN_URL: a direct (session) connection for change notices (LISTEN) and migrations
+   * (a session advisory lock); default DATABASE_URL, which may then go through a transaction-mode pooler.
+   */
+  listenUrl: string | null;
+  /** DATABASE_POOL_SIZE: connections in this process's pool (default 10). */
+  poolSize: number;
+  /** DATABASE_PREPARED_STATEMENTS: `false` for a pooler that cannot keep named statements (PgBouncer < 1.21 in transaction mode). */
+  preparedStatements: boolean;
   dataDir: string;
   initApiKey: string | null;
   logLevel: string;
@@ -35,6 +44,21 @@ function parseInterval(raw: string | undefined): number {
   const ms = Number(raw);
   if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`SURVEY_JOBS_INTERVAL_MS must be a non-negative integer, got "${raw}"`);
   return ms;
+}
+
+function parsePoolSize(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 10;
+  const size = Number(raw);
+  if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "${raw}"`);
+  return size;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '') return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | string[] {
@@ -68,6 +92,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: parsePort(env.PORT),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || null,
+    listenUrl: env.DATABASE_LISTEN_URL || env.DATABASE_URL || null,
+    poolSize: parsePoolSize(env.DATABASE_POOL_SIZE),
+    preparedStatements: parseBoolean('DATABASE_PREPARED_STATEMENTS', env.DATABASE_PREPARED_STATEMENTS, true),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { buildApp, type App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateOn } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
 import { bootstrap } from './platform/bootstrap.ts';
 import { ensureFirstOwner } from './platform/first-owner.ts';
@@ -57,14 +57,16 @@ try {
     embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
   }
   const databaseUrl = config.databaseUrl ?? embedded!.url;
-  pool = createPool(databaseUrl);
-  const { applied } = await migrate(pool);
+  const listenUrl = config.listenUrl ?? databaseUrl;
+  pool = createPool(databaseUrl, config.poolSize, { preparedStatements: config.preparedStatements });
+  // Migrations hold a session advisory lock: on the direct connection, not through a pooler.
+  const { applied } = await migrateOn(listenUrl);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
   const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail ?? undefined);
   const signInToken = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
   app = await buildApp({
     pool,
-    databaseUrl,
+    databaseUrl: listenUrl,
     logger,
     surveyJobsIntervalMs: config.surveyJobsIntervalMs,
     trustProxy: config.trustProxy,

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Pool } from './pool.ts';
+import { createPool, type Pool } from './pool.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant works; it only has to be the same for every process sharing the database.
@@ -47,4 +47,14 @@ export async function migrate(pool: Pool): Promise<MigrationResult> {
     client.release();
   }
   return { applied };
+}
+
+/** `migrate` on a connection of its own to `connectionString` (a direct one: the lock is session-level). */
+export async function migrateOn(connectionString: string): Promise<MigrationResult> {
+  const pool = createPool(connectionString, 1);
+  try {
+    return await migrate(pool);
+  } finally {
+    await pool.end();
+  }
 }
