@@ -55,7 +55,10 @@ try {
     embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
   }
   const databaseUrl = config.databaseUrl ?? embedded!.url;
-  pool = createPool(databaseUrl);
+  pool = createPool(databaseUrl, config.databasePoolSize, {
+    timeouts: config.databaseTimeouts,
+    onConnectionError: (error) => logger.warn({ err: { message: error.message } }, 'database connection lost; the pool replaces it'),
+  });
   const { applied } = await migrate(pool);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
   const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey);
@@ -67,6 +70,7 @@ try {
     trustProxy: config.trustProxy,
     siteUrl: config.siteUrl,
     sessionLimits: config.sessionLimits,
+    databaseTimeouts: config.databaseTimeouts,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://0.0.0.0', '://127.0.0.1');

@@ -6,7 +6,7 @@ import { createPool } from './pool.ts';
 const config = loadConfig();
 const log = (msg: string) => process.stdout.write(`${msg}\n`);
 const embedded = config.databaseUrl ? null : await startEmbeddedPostgres(config.dataDir, log);
-const pool = createPool(config.databaseUrl ?? embedded!.url, 2);
+const pool = createPool(config.databaseUrl ?? embedded!.url, 2, { timeouts: config.databaseTimeouts });
 try {
   const { applied } = await migrate(pool);
   log(applied.length ? `applied ${applied.length} migration(s): ${applied.join(', ')}` : 'database is up to date');
