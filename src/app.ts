@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Pool } from './db/pool.ts';
+import type { DatabaseTimeouts, Pool } from './db/pool.ts';
 import { registerOpenApi } from './openapi/plugin.ts';
 import { Authenticator, DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 import { installAuthentication } from './platform/auth/hook.ts';
@@ -27,7 +27,7 @@ import { dashboardRoutes } from './dashboards/routes.ts';
 import { FlagCache } from './flags/cache.ts';
 import { flagActionRoutes } from './flags/actions/routes.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
-import { ChangeBus } from './platform/changes/bus.ts';
+import { ChangeBus, type ChangeBusOptions } from './platform/changes/bus.ts';
 import { ProjectTokens } from './events/ingestion/tokens.ts';
 import { createSdk } from './sdk/index.ts';
 import type { LastCalledWriter } from './sdk/last-called.ts';
@@ -60,6 +60,10 @@ export interface AppOptions {
   loginThrottle?: ThrottleRule;
   /** The built console to serve at `/`; default web/dist. */
   consoleDir?: string;
+  /** The pool's timeouts, also used by the change-notice listener's own connection. */
+  databaseTimeouts?: DatabaseTimeouts;
+  /** The change-notice listener's heartbeat and reconnection pace (tests shorten them). */
+  changeBus?: Omit<ChangeBusOptions, 'log' | 'timeouts'>;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -79,6 +83,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Buffered `last_called_at` times (tests write them at once with `flush`). */
     lastCalled: LastCalledWriter;
+    /** The change-notice bus (tests watch its listener connection). */
+    changeBus: ChangeBus;
   }
 }
 
@@ -93,7 +99,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const bus = new ChangeBus(options.databaseUrl, (message) => app.log.warn(message));
+  const bus = new ChangeBus(options.databaseUrl, {
+    ...options.changeBus,
+    timeouts: options.databaseTimeouts,
+    log: (message) => app.log.warn(message),
+  });
   const deps: AppDeps = {
     pool: options.pool,
     authenticator: new Authenticator(options.pool, bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS),
@@ -103,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     accounts: { siteUrl: options.siteUrl ?? null, throttle: options.loginThrottle ?? DEFAULT_THROTTLE },
   };
   await bus.start();
+  app.decorate('changeBus', bus);
   app.addHook('onClose', async () => bus.close());
 
   app.setValidatorCompiler(validatorCompiler);

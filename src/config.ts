@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 
 export interface Config {
@@ -28,6 +29,11 @@ export interface Config {
   /** INIT_ADMIN_EMAIL / INIT_ADMIN_PASSWORD: the owner to make sure of at start. */
   initAdminEmail: string | null;
   initAdminPassword: string | null;
+  /**
+   * DATABASE_CONNECT_TIMEOUT_MS (5 000), DATABASE_STATEMENT_TIMEOUT_MS (30 000),
+   * DATABASE_LOCK_TIMEOUT_MS (5 000), DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS (60 000).
+   */
+  databaseTimeouts: DatabaseTimeouts;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -87,6 +93,31 @@ function parseSeconds(name: string, raw: string | undefined, fallbackMs: number)
   return seconds * 1000;
 }
 
+/** Milliseconds, 0 (no limit, PostgreSQL's meaning) or at least `min`. */
+function parseMillis(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0 || (ms !== 0 && ms < min)) {
+    throw new Error(`${name} must be a whole number of milliseconds, 0 or at least ${min}, got "${raw}"`);
+  }
+  return ms;
+}
+
+function parseDatabaseTimeouts(env: NodeJS.ProcessEnv): DatabaseTimeouts {
+  const defaults = DEFAULT_DATABASE_TIMEOUTS;
+  return {
+    connectMs: parseMillis('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, defaults.connectMs, 100),
+    statementMs: parseMillis('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, defaults.statementMs, 100),
+    lockMs: parseMillis('DATABASE_LOCK_TIMEOUT_MS', env.DATABASE_LOCK_TIMEOUT_MS, defaults.lockMs, 100),
+    idleInTransactionMs: parseMillis(
+      'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      defaults.idleInTransactionMs,
+      1_000,
+    ),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsePort(env.PORT),
@@ -107,5 +138,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     initAdminEmail: env.INIT_ADMIN_EMAIL?.trim() || null,
     initAdminPassword: env.INIT_ADMIN_PASSWORD || null,
+    databaseTimeouts: parseDatabaseTimeouts(env),
   };
 }

@@ -58,7 +58,11 @@ try {
   }
   const databaseUrl = config.databaseUrl ?? embedded!.url;
   const listenUrl = config.listenUrl ?? databaseUrl;
-  pool = createPool(databaseUrl, config.poolSize, { preparedStatements: config.preparedStatements });
+  pool = createPool(databaseUrl, config.poolSize, {
+    timeouts: config.databaseTimeouts,
+    preparedStatements: config.preparedStatements,
+    onConnectionError: (error) => logger.warn({ err: { message: error.message } }, 'database connection lost; the pool replaces it'),
+  });
   // Migrations hold a session advisory lock: on the direct connection, not through a pooler.
   const { applied } = await migrateOn(listenUrl);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
@@ -72,6 +76,7 @@ try {
     trustProxy: config.trustProxy,
     siteUrl: config.siteUrl,
     sessionLimits: config.sessionLimits,
+    databaseTimeouts: config.databaseTimeouts,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://0.0.0.0', '://127.0.0.1');
