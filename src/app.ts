@@ -8,6 +8,7 @@ import { Authenticator, DEFAULT_SESSION_LIMITS, type SessionLimits } from './pla
 import { installAuthentication } from './platform/auth/hook.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/json-body.ts';
+import { installQueryTextCheck } from './platform/http/query-text.ts';
 import { validatorCompiler } from './platform/http/validator.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setValidatorCompiler(validatorCompiler);
   installJsonBodyParser(app);
   installEmptyBodyDefault(app);
+  installQueryTextCheck(app);
   installErrorHandling(app);
   // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
   // a request in flight when close began stays open and holds app.close() for the keep-alive

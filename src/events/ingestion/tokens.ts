@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool.ts';
 import type { ChangeBus } from '../../platform/changes/bus.ts';
+import { unstorableProblem } from '../../platform/http/storable-text.ts';
 import { findProjectIdByToken } from '../store.ts';
 
 /** How long a token's project (or its absence) is reused without asking the database. */
@@ -33,7 +34,8 @@ export class ProjectTokens {
   }
 
   async projectId(token: string): Promise<number | null> {
-    if (token.length > MAX_TOKEN_LENGTH) return null;
+    // Too long, or holding text PostgreSQL refuses (NUL): no project has it, and no query is made.
+    if (token.length > MAX_TOKEN_LENGTH || unstorableProblem(token)) return null;
     const now = Date.now();
     const hit = this.entries.get(token);
     if (hit && hit.expiresAt > now) return hit.projectId;

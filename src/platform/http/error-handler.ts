@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { ErrorObject } from 'ajv';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { ApiError, RawErrorResponse, RetryLaterError, databaseUnavailable, notFound, parseError } from '../errors.ts';
+import { databaseErrorToApiError } from './database-errors.ts';
 import { ajvErrorToApiError } from './validation-errors.ts';
 
 interface ValidationFailure {
@@ -46,7 +47,18 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.headers(error.headers).code(error.status);
       return error.body === undefined ? reply.send() : reply.send(error.body);
     }
-    const apiError = toApiError(error, request);
+    let apiError: ApiError | null;
+    try {
+      apiError = toApiError(error, request);
+    } catch (renderError) {
+      // Rendering must never be what fails: Fastify's raw 500 would reach the client.
+      request.log.error({ err: renderError, cause: error }, 'error while rendering an error');
+      apiError = null;
+    }
+    if (!apiError) {
+      apiError = databaseErrorToApiError(error);
+      if (apiError) request.log.warn({ code: (error as { code?: string }).code, status: apiError.status }, 'database refused a request value');
+    }
     if (apiError) {
       if (apiError.status >= 500 && apiError.code !== 'database_unavailable') request.log.error({ err: error }, 'request failed');
       if (apiError instanceof RetryLaterError) reply.header('retry-after', String(apiError.retryAfterSeconds));
