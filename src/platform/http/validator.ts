@@ -1,6 +1,7 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { addDrfBooleanKeyword, withDrfBooleans } from './drf-boolean.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -18,6 +19,7 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  addDrfBooleanKeyword(ajv);
   return ajv;
 }
 
@@ -26,5 +28,6 @@ const queryAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  // Booleans are read as DRF reads them, in bodies and query strings alike ("true", "False", "1", "on" …).
+  return ajv.compile(withDrfBooleans(schema as object)) as ValidateFunction;
 };
