@@ -1,5 +1,6 @@
 import { validationError } from '../../platform/errors.ts';
-import { isTrue, jsonNameList, nameList, searchTerms, tagFilter } from '../taxonomy/params.ts';
+import { isQueryTrue } from '../../platform/http/drf-boolean.ts';
+import { jsonNameList, nameList, searchTerms, tagFilter } from '../taxonomy/params.ts';
 import { EVENT_TYPES, type DefinitionListQuery } from './schemas.ts';
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -58,7 +59,7 @@ export function decodeDefinitionListQuery(query: DefinitionListQuery): Definitio
   return {
     searchTerms: searchTerms(query.search),
     eventType: parseEventType(query.event_type),
-    excludeHidden: isTrue(query.exclude_hidden),
+    excludeHidden: isQueryTrue(query.exclude_hidden),
     tags: tagFilter(query.tags),
     excludedNames: jsonNameList(query.excluded_properties, 'excluded_properties'),
     names: nameList(query.names),
