@@ -2,7 +2,9 @@
 // server of the test's own): killed connections under load, a held lock, an exhausted pool, and
 // the change listener losing its connection (killed, or silently hung).
 import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/platform/auth/keys.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
   adminClient,
@@ -163,6 +165,39 @@ describe('database faults', () => {
     }
     assert.equal((await sendBatch(a, emptyLoad())).statusCode, 200);
     assert.equal((await askReady(a, emptyLoad())).statusCode, 200);
+  });
+
+  test('every pooled connection held: other ingestion paths, a management write and an unknown key answer 503 too (never 401 or 200)', async () => {
+    const held = await Promise.all(Array.from({ length: 4 }, () => a.pool.connect()));
+    try {
+      const event = () => ({ event: 'clicked', distinct_id: 'someone', uuid: randomUUID(), properties: { token: a.token } });
+      const answers = await Promise.all([
+        a.app.inject({ method: 'POST', url: '/e/', payload: [event()] }),
+        a.app.inject({ method: 'POST', url: '/capture/', payload: { api_key: a.token, ...event() } }),
+        a.app.inject({ method: 'POST', url: '/i/v0/e/', payload: { api_key: a.token, batch: [event()] } }),
+        a.app.inject({
+          method: 'POST',
+          url: `/api/projects/${a.projectId}/feature_flags/`,
+          headers: { authorization: `Bearer ${a.key}` },
+          payload: { key: 'written-while-busy', filters: { groups: [{ properties: [], rollout_percentage: 10 }] } },
+        }),
+        // An unknown key needs the database to be told apart from a known one: not a 401.
+        a.app.inject({
+          method: 'GET',
+          url: `/api/projects/${a.projectId}/feature_flags/`,
+          headers: { authorization: `Bearer ${generateSecret(PERSONAL_KEY_PREFIX)}` },
+        }),
+      ]);
+      for (const answer of answers) {
+        assert.equal(answer.statusCode, 503, answer.body);
+        assert.equal((answer.json() as { code: string }).code, 'database_unavailable');
+        assert.equal(answer.headers['retry-after'], '5');
+      }
+    } finally {
+      for (const client of held) client.release();
+    }
+    const { rows } = await a.pool.query("SELECT count(*)::int AS n FROM feature_flags WHERE key = 'written-while-busy'");
+    assert.equal(rows[0].n, 0);
   });
 
   test('the change listener killed: it reconnects and a flag change by another process reaches this one', async (t) => {
