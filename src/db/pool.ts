@@ -39,10 +39,14 @@ export interface PoolOptions {
   onConnectionError?: (error: Error) => void;
 }
 
+/** How the service's connections are named in `pg_stat_activity` (the listener's adds " listener"). */
+export const APPLICATION_NAME = 'bellwether';
+
 /** What `pg` takes for one connection: the session's timeouts travel in the start-up message. */
-export function connectionConfig(connectionString: string, timeouts: DatabaseTimeouts): pg.ClientConfig {
+export function connectionConfig(connectionString: string, timeouts: DatabaseTimeouts, applicationName = APPLICATION_NAME): pg.ClientConfig {
   return {
     connectionString,
+    application_name: applicationName,
     connectionTimeoutMillis: timeouts.connectMs,
     statement_timeout: timeouts.statementMs,
     lock_timeout: timeouts.lockMs,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
+import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
 
@@ -128,7 +128,7 @@ export class ChangeBus {
   /** Starts listening; without a connection string (a single-process test) nothing is heard. */
   async start(): Promise<void> {
     if (!this.connectionString || this.closed) return;
-    const client = new pg.Client(connectionConfig(this.connectionString, this.timeouts));
+    const client = new pg.Client(connectionConfig(this.connectionString, this.timeouts, `${APPLICATION_NAME} listener`));
     client.on('notification', (message) => this.deliver(message.payload));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, null));
