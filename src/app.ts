@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseTimeouts, Pool } from './db/pool.ts';
@@ -65,6 +65,8 @@ export interface AppOptions {
   databaseTimeouts?: DatabaseTimeouts;
   /** The change-notice listener's heartbeat and reconnection pace (tests shorten them). */
   changeBus?: Omit<ChangeBusOptions, 'log' | 'timeouts'>;
+  /** Told of every route as it is registered (the hostile-input tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -105,6 +107,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     timeouts: options.databaseTimeouts,
     log: (message) => app.log.warn(message),
   });
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
   const deps: AppDeps = {
     pool: options.pool,
     authenticator: new Authenticator(options.pool, bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS),

@@ -1,4 +1,3 @@
-import pino from 'pino';
 import { buildApp, type App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
@@ -7,12 +6,10 @@ import { createPool, type Pool } from './db/pool.ts';
 import { bootstrap } from './platform/bootstrap.ts';
 import { ensureFirstOwner } from './platform/first-owner.ts';
 import { signInLink } from './platform/sessions/sign-in-links.ts';
+import { createLogger } from './platform/logging.ts';
 
 const config = loadConfig();
-const logger = pino({
-  level: config.logLevel,
-  redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
-});
+const logger = createLogger(config.logLevel);
 
 let embedded: EmbeddedDatabase | null = null;
 let pool: Pool | null = null;

@@ -22,6 +22,8 @@ export interface DecodedBody {
    * surrogates): the strings of the payload must be cleaned before they reach the database.
    */
   needsSanitizing: boolean;
+  /** Characters of the JSON text the payload was parsed from. */
+  jsonLength: number;
 }
 
 const GZIP_MAGIC_0 = 0x1f;
@@ -34,7 +36,8 @@ type Inflater = (data: InputType, options: ZlibOptions, callback: (error: Error 
 /** Decompresses on the thread pool and stops once the output passes the decoded-size cap. */
 function decompress(inflater: Inflater, data: Buffer, what: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    inflater(data, { maxOutputLength: INGESTION_LIMITS.maxDecodedBytes }, (error, result) => {
+    // 64 KB output chunks: with the default 16 KB, inflating 20 MB takes several times longer.
+    inflater(data, { maxOutputLength: INGESTION_LIMITS.maxDecodedBytes, chunkSize: 64 * 1024 }, (error, result) => {
       if (!error) return resolve(result);
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
         return reject(
@@ -73,7 +76,7 @@ function parseJson(text: string): DecodedBody {
   }
   try {
     const payload = secureJson.parse(trimmed, undefined, { protoAction: 'remove', constructorAction: 'remove' });
-    return { payload, needsSanitizing: MAY_HOLD_UNSTORABLE_ESCAPE.test(trimmed) };
+    return { payload, needsSanitizing: MAY_HOLD_UNSTORABLE_ESCAPE.test(trimmed), jsonLength: trimmed.length };
   } catch (error) {
     if (error instanceof ApiError) throw error;
     throw unreadableBody(`JSON parse error - ${(error as Error).message}`);
