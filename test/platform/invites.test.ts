@@ -153,7 +153,13 @@ describe('signup by invite', () => {
     const some = await created({ target_email: 'johnny@example.com', first_name: 'John' });
     const response = await publicGet(some.id);
     assert.equal(response.statusCode, 200, response.body);
-    assert.deepEqual(response.json(), { id: some.id, target_email: 'j****y@example.com', first_name: 'John', organization_name: 'Default organization' });
+    assert.deepEqual(response.json(), {
+      id: some.id,
+      target_email: 'j****y@example.com',
+      first_name: 'John',
+      organization_name: 'Default organization',
+      existing_account: false,
+    });
   });
 
   test('GET and POST on unknown, malformed, expired or cancelled invites: 400 in PostHog words', async () => {
@@ -238,6 +244,36 @@ describe('signup by invite', () => {
     const foreign = await publicPost(fresh.id, { first_name: 'X', password: GOOD_PASSWORD }, { origin: 'https://evil.example' });
     assert.equal(foreign.statusCode, 403);
     assert.equal(foreign.json().code, 'csrf_failed');
+  });
+
+  test('signed in as the invited address, the account joins (CSRF needed; no password); signed in as someone else: 400', async () => {
+    const elsewhere = await createOrganization(t, 'Their own');
+    const { email, userId } = await personWithPassword(t, elsewhere.id, 'owner');
+    const some = await created({ target_email: email.toUpperCase(), level: 8 });
+    const them = await signIn(t, email);
+    const info = await them.request({ method: 'GET', url: signupUrl(some.id) });
+    assert.equal(info.statusCode, 200, info.body);
+    assert.equal(info.json().existing_account, true);
+
+    const noCsrf = await them.request({ method: 'POST', url: signupUrl(some.id), payload: {}, csrf: null });
+    assert.equal(noCsrf.statusCode, 403);
+    assert.equal(noCsrf.json().code, 'csrf_failed');
+    const someoneElse = await signIn(t);
+    const wrong = await someoneElse.request({ method: 'GET', url: signupUrl(some.id) });
+    assert.equal(wrong.statusCode, 400);
+    assert.equal(wrong.json().code, 'invalid_recipient');
+
+    const joined = await them.request({ method: 'POST', url: signupUrl(some.id), payload: {} });
+    assert.equal(joined.statusCode, 201, joined.body);
+    assert.equal(joined.json().email, email);
+    assert.equal(joined.headers['set-cookie'], undefined, 'the same session goes on');
+    const me = (await them.request({ method: 'GET', url: '/api/users/@me/' })).json();
+    assert.equal(me.organization.id, orgId, 'the organization joined is the current one');
+    assert.equal(me.organization.membership_level, 8);
+    assert.equal(me.organizations.length, 2);
+    const { rows } = await t.db.pool.query('SELECT level FROM organization_memberships WHERE user_id = $1 ORDER BY joined_at', [userId]);
+    assert.deepEqual(rows.map((r) => r.level), ['owner', 'admin']);
+    assert.equal((await them.request({ method: 'GET', url: signupUrl(some.id) })).statusCode, 400, 'used up');
   });
 
   test('two sign-ups with one invite at once: one account, the other 400', async () => {

@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AppDeps } from '../../app.ts';
-import { checkSameOrigin } from '../auth/csrf.ts';
-import { setSessionCookies } from '../auth/session-cookies.ts';
+import type { FastifyRequest } from 'fastify';
+import { checkCsrf, checkSameOrigin } from '../auth/csrf.ts';
+import type { SessionPrincipal } from '../auth/principal.ts';
+import { sessionCookie, setSessionCookies } from '../auth/session-cookies.ts';
 import { PaginationQuery, pageOf, paginated } from '../http/pagination.ts';
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { publicBaseUrl } from '../sessions/settings.ts';
@@ -16,7 +18,13 @@ const tags = ['platform'];
 
 /** Invites to an organization and the public sign-up that uses them up (docs/accounts.md). */
 export function inviteRoutes(deps: AppDeps) {
-  const baseUrl = (request: Parameters<typeof publicBaseUrl>[0]) => publicBaseUrl(request, deps.accounts.siteUrl);
+  const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, deps.accounts.siteUrl);
+  /** The sign-up paths are public; a live session cookie, when there is one, says who opened the link. */
+  const signedIn = async (request: FastifyRequest): Promise<SessionPrincipal | null> => {
+    const cookie = sessionCookie(request);
+    return cookie === undefined ? null : deps.authenticator.authenticateSession(cookie).catch(() => null);
+  };
+  const visitorOf = (principal: SessionPrincipal | null) => (principal ? { userId: principal.user.id, email: principal.user.email } : null);
 
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
@@ -86,12 +94,14 @@ export function inviteRoutes(deps: AppDeps) {
           tags,
           security: [{}],
           summary: 'What an invite is for (public: the invite id is the secret)',
-          description: 'Unknown, used or cancelled: 400 `invalid_input`; expired: 400 `expired`; an address with an account: 400 `account_exists`.',
+          description:
+            'Unknown, used or cancelled: 400 `invalid_input`; expired: 400 `expired`; an address with an account, not signed ' +
+            'in as it: 400 `account_exists`; signed in as someone else: 400 `invalid_recipient`.',
           params: SignupParams,
           response: { 200: SignupInfo },
         },
       },
-      async (request) => describeInvite(deps, request.params.invite_id),
+      async (request) => describeInvite(deps, request.params.invite_id, visitorOf(await signedIn(request))),
     );
 
     app.post(
@@ -102,15 +112,20 @@ export function inviteRoutes(deps: AppDeps) {
           tags,
           security: [{}],
           summary: 'Accept an invite: name and password; creates the account and signs it in (session and CSRF cookies)',
+          description:
+            'Signed in as the invited address (with `X-CSRFToken`), the account joins the organization instead and no ' +
+            'name or password is needed.',
           params: SignupParams,
           body: SignupBody,
           response: { 201: UserSummary },
         },
       },
       async (request, reply) => {
-        checkSameOrigin(request, deps.accounts.siteUrl);
-        const { user, session } = await acceptInvite(deps, request.params.invite_id, request.body);
-        setSessionCookies(request, reply, session);
+        const principal = await signedIn(request);
+        if (principal) checkCsrf(request, principal);
+        else checkSameOrigin(request, deps.accounts.siteUrl);
+        const { user, session } = await acceptInvite(deps, request.params.invite_id, request.body, visitorOf(principal));
+        if (session) setSessionCookies(request, reply, session);
         return reply.code(201).send(user);
       },
     );

@@ -49,12 +49,16 @@ export const SignupInfo = Type.Object({
   target_email: Type.String({ description: 'Masked as PostHog masks it: `j**n@example.com`.' }),
   first_name: Type.String(),
   organization_name: Type.String(),
+  existing_account: Type.Boolean({
+    description: 'True when the request is signed in as the invited address: a POST joins that account, no name or password needed.',
+  }),
 });
 export type SignupInfo = Static<typeof SignupInfo>;
 
+/** `first_name` and `password` are required for a new account; signed in as the invited address, neither is. */
 export const SignupBody = Type.Object({
-  first_name: Type.String({ maxLength: FIRST_NAME_MAX_LENGTH }),
+  first_name: Type.Optional(Type.String({ maxLength: FIRST_NAME_MAX_LENGTH })),
   last_name: Type.Optional(Type.String({ maxLength: FIRST_NAME_MAX_LENGTH })),
-  password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
+  password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
 });
 export type SignupBody = Static<typeof SignupBody>;

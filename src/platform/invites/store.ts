@@ -88,7 +88,7 @@ export async function isMemberByEmail(db: Queryable, organizationId: string, ema
   return (rowCount ?? 0) > 0;
 }
 
-/** An invite as the sign-up page needs it, whatever organization it is for; `lock` holds it until commit. */
+/** An invite as the sign-up page needs it, whatever organization it is for. */
 export interface SignupInvite {
   id: string;
   organization_id: string;
@@ -99,6 +99,7 @@ export interface SignupInvite {
   is_expired: boolean;
 }
 
+/** `lock`: the invite row stays locked until the transaction ends (a sign-up racing another). */
 export async function findSignupInvite(db: Queryable, id: string, lock = false): Promise<SignupInvite | null> {
   if (lock) await db.query("SET LOCAL lock_timeout = '5s'");
   const { rows } = await db.query<SignupInvite>(

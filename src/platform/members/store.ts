@@ -34,7 +34,7 @@ export async function listMembers(
   return { count: count.rows[0].n, rows };
 }
 
-/** The member with this user uuid; `forUpdate` locks the membership row. */
+/** The member with this user uuid (read under lockOrganization when it decides a change). */
 export async function findMemberByUserUuid(db: Queryable, organizationId: string, userUuid: string): Promise<MemberRow | null> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id

@@ -87,3 +87,8 @@ export async function updateProfile(db: Queryable, userId: number, changes: Prof
     throw error;
   }
 }
+
+/** After joining an organization: it, and its first project, become the person's current ones. */
+export async function setCurrentOrganization(db: Queryable, userId: number, organizationId: string, projectId: number | null): Promise<void> {
+  await db.query('UPDATE users SET current_organization_id = $2, current_project_id = $3 WHERE id = $1', [userId, organizationId, projectId]);
+}

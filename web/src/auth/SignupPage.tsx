@@ -15,6 +15,8 @@ interface InviteInfo {
   target_email: string;
   first_name: string;
   organization_name: string;
+  /** Signed in as the invited address: joining needs no name or password. */
+  existing_account?: boolean;
 }
 
 /** `/signup/<invite id>`: the invited person sets their name and a password, and is signed in. */
@@ -31,7 +33,8 @@ export function SignupPage({ inviteId }: { inviteId: string }) {
   const [password, setPassword] = useState('');
   const name = firstName ?? invite.data?.first_name ?? '';
   const join = useMutation({
-    mutationFn: () => api.post(`/api/signup/${encodeURIComponent(inviteId)}/`, { first_name: name, password }),
+    mutationFn: () =>
+      api.post(`/api/signup/${encodeURIComponent(inviteId)}/`, invite.data?.existing_account ? {} : { first_name: name, password }),
     onSuccess: async () => {
       await reset();
       navigate('/feature_flags', { replace: true });
@@ -55,6 +58,19 @@ export function SignupPage({ inviteId }: { inviteId: string }) {
     );
   }
   const error = join.error;
+  if (invite.data.existing_account) {
+    return (
+      <AuthCard title={`Join ${invite.data.organization_name}`}>
+        <p className="muted auth-note">
+          You are signed in as <strong>{invite.data.target_email}</strong>, the address this invite is for.
+        </p>
+        {error ? <Notice tone="error">{errorMessage(error)}</Notice> : null}
+        <Button variant="primary" loading={join.isPending} onClick={() => join.mutate()}>
+          Join {invite.data.organization_name}
+        </Button>
+      </AuthCard>
+    );
+  }
   const general = error && !fieldError(error, 'password') && !fieldError(error, 'first_name') ? errorMessage(error) : null;
   return (
     <AuthCard title={`Join ${invite.data.organization_name}`}>
