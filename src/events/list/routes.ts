@@ -58,7 +58,9 @@ export function eventListRoutes(deps: AppDeps) {
       },
       async (request, reply) => {
         const args = parseEventListArgs(request.query, new Date());
-        const rows = await withBoundedRead(deps.pool, LIST_TIMEOUT_MS, (client) => listEvents(client, request.project.id, args, args.limit + 1));
+        const rows = await withBoundedRead(deps.pool, LIST_TIMEOUT_MS, (client) => listEvents(client, request.project.id, args, args.limit + 1), {
+          walkIndexOrder: true,
+        });
         const page = rows.slice(0, args.limit);
         const last = page.at(-1);
         const next =
