@@ -17,6 +17,7 @@ import type { AccountSettings } from './platform/sessions/settings.ts';
 import { DEFAULT_THROTTLE, type ThrottleRule } from './platform/sessions/throttle.ts';
 import { codegenRoutes } from './events/codegen/routes.ts';
 import { eventDefinitionRoutes } from './events/definitions/routes.ts';
+import { eventListRoutes } from './events/list/routes.ts';
 import { ingestionRoutes } from './events/ingestion/routes.ts';
 import { groupRoutes } from './events/groups/routes.ts';
 import { personRoutes } from './events/persons/routes.ts';
@@ -161,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onReady', async () => surveys.jobs.start());
   app.addHook('onClose', async () => surveys.jobs.stop());
   await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });
+  await app.register(eventListRoutes(deps), { prefix: '/api/projects/:project_id/events' });
   await app.register(groupRoutes(deps), { prefix: '/api/projects/:project_id' });
   await app.register(eventDefinitionRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });
   await app.register(codegenRoutes(deps), { prefix: '/api/projects/:project_id/event_definitions' });

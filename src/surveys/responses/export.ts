@@ -43,6 +43,7 @@ export async function exportSurveyResponses(
     for (;;) {
       const batch = await withBoundedRead(pool, LIST_TIMEOUT_MS, (client) =>
         loadResponsePage(client, { ...reading, after, ascending: false, limit: EXPORT_BATCH }),
+        { walkIndexOrder: true },
       );
       let chunk = '';
       for (const row of batch) {

@@ -119,7 +119,7 @@ export async function listSurveyResponses(
     if (reading === null) return [];
     const backwards = args.cursor?.direction === 'previous';
     return loadResponsePage(client, { ...reading, after: args.cursor?.position ?? null, ascending: backwards, limit: args.limit + 1 });
-  });
+  }, { walkIndexOrder: true });
   const more = rows.length > args.limit;
   const page = rows.slice(0, args.limit);
   const link = (row: ResponseRow | undefined, direction: 'next' | 'previous') =>
