@@ -147,7 +147,7 @@ function SurveyBuilder({ survey }: { survey: Survey | null }) {
           </Card>
 
           <Card title="Appearance">
-            <AppearanceEditor appearance={form.appearance} onChange={(appearance) => update({ appearance })} error={errorAt('appearance')} />
+            <AppearanceEditor appearance={form.appearance} onChange={(appearance) => update({ appearance })} error={errorAt('appearance')} surveyType={form.type} />
           </Card>
 
           <Card title="Display conditions">

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
-import { errorMessage } from '../api/errors.ts';
+import { errorMessage, isApiError } from '../api/errors.ts';
 import { useProjectPath } from '../app/session.ts';
 import { formatCount } from '../lib/format.ts';
 import { Button } from '../ui/Button.tsx';
@@ -187,7 +187,11 @@ export function SurveyResults({ survey, filter }: { survey: Survey; filter: Resu
       {sample.isPending ? (
         <Spinner label="Loading responses…" />
       ) : sample.isError ? (
-        <ErrorNotice error={sample.error} onRetry={() => void sample.refetch()} title="The responses could not be loaded" />
+        isApiError(sample.error) && sample.error.status === 404 ? (
+          <Notice>This server does not list individual responses yet (GET …/responses/): the counts above are exact; per-question charts appear once it does.</Notice>
+        ) : (
+          <ErrorNotice error={sample.error} onRetry={() => void sample.refetch()} title="The responses could not be loaded" />
+        )
       ) : sample.data.results.length === 0 ? (
         <EmptyState title="No responses yet">Answers appear here as people send them{filter.date_from || filter.date_to ? ' (in the chosen dates)' : ''}.</EmptyState>
       ) : (
