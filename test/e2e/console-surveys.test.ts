@@ -309,9 +309,23 @@ test('event definitions: filtered list, a definition edited with its volume char
     await page.getByRole('link', { name: 'checkout_completed' }).waitFor();
     await page.getByRole('link', { name: 'page_scrolled' }).waitFor({ state: 'detached' });
   });
+  await step(opened, 'a property group was not created and attached', async () => {
+    await page.goto(`/data-management/events/${id}?tab=schema`);
+    await page.getByRole('heading', { name: 'No property groups attached' }).waitFor();
+    await page.getByRole('button', { name: 'New property group' }).click();
+    await page.getByLabel('Group name').fill('Order');
+    await page.getByLabel('Property 1: name').fill('order_total');
+    await page.getByLabel('Property 1: type').selectOption('Numeric');
+    await page.getByRole('dialog').getByLabel('Required').check();
+    await page.getByRole('button', { name: 'Create and attach' }).click();
+    await page.getByRole('heading', { name: 'Order' }).waitFor();
+    await page.getByRole('cell', { name: 'order_total' }).waitFor();
+  });
+  await atBothSizes(opened, 'event-definition-schema', (p) => p.getByRole('cell', { name: 'order_total' }).waitFor());
   await step(opened, 'the generated code was not shown', async () => {
     await page.goto(`/data-management/events/${id}?tab=code`);
     await page.locator('.code-block').getByText('checkout_completed').first().waitFor();
+    await page.locator('.code-block').getByText(/order_total/).first().waitFor();
     await page.getByRole('button', { name: 'Copy' }).waitFor();
     await page.getByRole('tab', { name: 'Go' }).click();
     await page.locator('.code-block').getByText('package').first().waitFor();
