@@ -54,7 +54,7 @@ describe('database settings', () => {
   test('defaults, values and refusals', () => {
     assert.deepEqual(loadConfig({}).databaseTimeouts, DEFAULT_DATABASE_TIMEOUTS);
     assert.deepEqual(DEFAULT_DATABASE_TIMEOUTS, { connectMs: 5_000, statementMs: 30_000, lockMs: 5_000, idleInTransactionMs: 60_000 });
-    assert.equal(loadConfig({}).databasePoolSize, 10);
+    assert.equal(loadConfig({}).poolSize, 10);
     const set = loadConfig({
       DATABASE_CONNECT_TIMEOUT_MS: '2000',
       DATABASE_STATEMENT_TIMEOUT_MS: '0',
@@ -63,7 +63,7 @@ describe('database settings', () => {
       DATABASE_POOL_SIZE: '20',
     });
     assert.deepEqual(set.databaseTimeouts, { connectMs: 2_000, statementMs: 0, lockMs: 1_500, idleInTransactionMs: 120_000 });
-    assert.equal(set.databasePoolSize, 20);
+    assert.equal(set.poolSize, 20);
     assert.throws(() => loadConfig({ DATABASE_LOCK_TIMEOUT_MS: '5s' }), /DATABASE_LOCK_TIMEOUT_MS must be a whole number of milliseconds/);
     assert.throws(() => loadConfig({ DATABASE_STATEMENT_TIMEOUT_MS: '10' }), /at least 100/);
     assert.throws(() => loadConfig({ DATABASE_CONNECT_TIMEOUT_MS: '-1' }), /DATABASE_CONNECT_TIMEOUT_MS/);

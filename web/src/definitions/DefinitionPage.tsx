@@ -21,6 +21,7 @@ import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { definitionKeys, useDefinition, useDefinitionActivity, useEventProperties, useEventSchemas, usePropertyGroups, useUpdateDefinition, useVolume } from './api.ts';
 import { CodeTabs } from './CodeTabs.tsx';
+import { NewPropertyGroup } from './NewPropertyGroup.tsx';
 import { DefinitionBadges } from './DefinitionsListPage.tsx';
 import type { EventDefinition, PropertyDefinition } from './types.ts';
 import './definitions.css';
@@ -227,6 +228,7 @@ function SchemaPanel({ definition }: { definition: EventDefinition }) {
         <Button disabled={!chosen} loading={attach.isPending} onClick={() => attach.mutate(chosen)}>
           Attach
         </Button>
+        <NewPropertyGroup onCreated={(group) => attach.mutate(group.id)} />
       </div>
     </div>
   );

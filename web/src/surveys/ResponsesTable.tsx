@@ -2,13 +2,13 @@ import { useEffect, useMemo, useState } from 'react';
 import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../api/client.ts';
-import { errorMessage } from '../api/errors.ts';
+import { errorMessage, isApiError } from '../api/errors.ts';
 import { useProject, useProjectPath } from '../app/session.ts';
 import { useDebounced } from '../lib/debounce.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
-import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
+import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
 import { Table, type Column } from '../ui/Table.tsx';
 import { useToast } from '../ui/Toast.tsx';
@@ -91,6 +91,8 @@ export function ResponsesTable({ survey, filter }: { survey: Survey; filter: Res
       </div>
       {responses.isPending ? (
         <Spinner label="Loading responses…" />
+      ) : responses.isError && isApiError(responses.error) && responses.error.status === 404 ? (
+        <Notice>This server does not list individual responses yet (GET …/responses/).</Notice>
       ) : responses.isError ? (
         <ErrorNotice error={responses.error} onRetry={() => void responses.refetch()} title="The responses could not be loaded" />
       ) : (

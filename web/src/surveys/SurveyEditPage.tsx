@@ -8,7 +8,7 @@ import { useCohortChoices, useFlagChoices, useGroupTypes } from '../flags/api.ts
 import type { EditorChoices } from '../flags/editor/PropertyFilterRow.tsx';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
-import { Field, Input, Select, TextArea } from '../ui/Field.tsx';
+import { Checkbox, Field, Input, Select, TextArea } from '../ui/Field.tsx';
 import { Card, PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { surveyKeys, useSurvey } from './api.ts';
@@ -147,7 +147,7 @@ function SurveyBuilder({ survey }: { survey: Survey | null }) {
           </Card>
 
           <Card title="Appearance">
-            <AppearanceEditor appearance={form.appearance} onChange={(appearance) => update({ appearance })} error={errorAt('appearance')} />
+            <AppearanceEditor appearance={form.appearance} onChange={(appearance) => update({ appearance })} error={errorAt('appearance')} surveyType={form.type} />
           </Card>
 
           <Card title="Display conditions">
@@ -218,6 +218,12 @@ function SurveyBuilder({ survey }: { survey: Survey | null }) {
                 </>
               ) : null}
             </div>
+            <Checkbox
+              label="Keep partial responses"
+              hint="posthog-js sends each answer as it is given, so people who stop half-way still count."
+              checked={form.enablePartialResponses === true}
+              onChange={(event) => update({ enablePartialResponses: event.target.checked ? true : form.enablePartialResponses === null ? null : false })}
+            />
           </Card>
           <div className="form-actions">{actions}</div>
         </div>

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../api/client.ts';
-import { errorMessage } from '../api/errors.ts';
+import { api, withQuery } from '../api/client.ts';
+import { errorMessage, isApiError } from '../api/errors.ts';
 import { useProjectPath } from '../app/session.ts';
 import { formatCount } from '../lib/format.ts';
 import { Button } from '../ui/Button.tsx';
@@ -10,7 +10,7 @@ import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
 import { Card } from '../ui/Page.tsx';
 import { useResponsesSample, useSurveyStats, type ResultsFilter } from './api.ts';
-import { questionResult, responsesPerDay, type Bar, type QuestionResult } from './results.ts';
+import { questionId, questionResult, responsesPerDay, type Bar, type QuestionResult } from './results.ts';
 import { isObject } from './survey-form.ts';
 import type { Json, Survey, SurveyEventName } from './types.ts';
 
@@ -76,7 +76,33 @@ function OpenAnswers({ answers }: { answers: Array<{ text: string; uuid: string;
   );
 }
 
-function QuestionCard({ question, index, result }: { question: Json; index: number; result: QuestionResult }) {
+/** The server's summary of a question's answers (computed locally, no language model), its Markdown shown as plain lines. */
+function QuestionSummary({ surveyId, questionId }: { surveyId: string; questionId: string }) {
+  const path = useProjectPath();
+  const summary = useMutation({
+    mutationFn: () => api.post<{ content: string; response_count: number }>(withQuery(path(`surveys/${surveyId}/summarize_responses/`), { question_id: questionId }), { force_refresh: false }),
+  });
+  if (!summary.data) {
+    return (
+      <div className="row">
+        <Button size="sm" loading={summary.isPending} onClick={() => summary.mutate()}>
+          Summarize the answers
+        </Button>
+        {summary.isError ? <span className="field-error">{errorMessage(summary.error)}</span> : null}
+      </div>
+    );
+  }
+  const lines = summary.data.content.split('\n').map((line) => line.replace(/\*\*/g, '').trim()).filter(Boolean);
+  return (
+    <div className="notice notice-info summary-text">
+      <div>
+        {lines.map((line, i) => (line.startsWith('- ') ? <div key={i}>• {line.slice(2)}</div> : <p key={i}>{line}</p>))}
+      </div>
+    </div>
+  );
+}
+
+function QuestionCard({ question, index, result, surveyId }: { question: Json; index: number; result: QuestionResult; surveyId: string }) {
   const title = `${index + 1}. ${typeof question.question === 'string' ? question.question : 'Question'}`;
   let body;
   if (result.kind === 'rating') {
@@ -116,7 +142,15 @@ function QuestionCard({ question, index, result }: { question: Json; index: numb
   } else if (result.kind === 'link') {
     body = <p>{formatCount(result.clicked)} people opened the link.</p>;
   } else {
-    body = result.answers.length === 0 ? <p className="muted">No answers yet.</p> : <OpenAnswers answers={result.answers} />;
+    body =
+      result.answers.length === 0 ? (
+        <p className="muted">No answers yet.</p>
+      ) : (
+        <div className="stack-sm">
+          <QuestionSummary surveyId={surveyId} questionId={questionId(question, index)} />
+          <OpenAnswers answers={result.answers} />
+        </div>
+      );
   }
   return <Card title={title}>{body}</Card>;
 }
@@ -187,7 +221,11 @@ export function SurveyResults({ survey, filter }: { survey: Survey; filter: Resu
       {sample.isPending ? (
         <Spinner label="Loading responses…" />
       ) : sample.isError ? (
-        <ErrorNotice error={sample.error} onRetry={() => void sample.refetch()} title="The responses could not be loaded" />
+        isApiError(sample.error) && sample.error.status === 404 ? (
+          <Notice>This server does not list individual responses yet (GET …/responses/): the counts above are exact; per-question charts appear once it does.</Notice>
+        ) : (
+          <ErrorNotice error={sample.error} onRetry={() => void sample.refetch()} title="The responses could not be loaded" />
+        )
       ) : sample.data.results.length === 0 ? (
         <EmptyState title="No responses yet">Answers appear here as people send them{filter.date_from || filter.date_to ? ' (in the chosen dates)' : ''}.</EmptyState>
       ) : (
@@ -201,7 +239,7 @@ export function SurveyResults({ survey, filter }: { survey: Survey; filter: Resu
             ) : null}
           </Card>
           {questions.map((question, index) => (
-            <QuestionCard key={index} question={question} index={index} result={results[index]} />
+            <QuestionCard key={index} question={question} index={index} result={results[index]} surveyId={survey.id} />
           ))}
         </>
       )}

@@ -16,7 +16,7 @@ const asHex = (value: string, fallback: string): string => (/^#[0-9a-f]{6}$/i.te
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** Colours, position, texts and the thank-you message (keys the builder does not show are kept). */
-export function AppearanceEditor({ appearance, onChange, error }: { appearance: Json | null; onChange: (appearance: Json) => void; error: string | null }) {
+export function AppearanceEditor({ appearance, onChange, error, surveyType }: { appearance: Json | null; onChange: (appearance: Json) => void; error: string | null; surveyType: string }) {
   const value = appearance ?? {};
   const set = (key: string, next: unknown) => onChange(withKey(value, key, next));
   const text = (key: string) => (next: string) => set(key, next === '' ? undefined : next);
@@ -39,6 +39,38 @@ export function AppearanceEditor({ appearance, onChange, error }: { appearance: 
           </Field>
         ))}
       </div>
+      {surveyType === 'widget' ? (
+        <div className="form-grid">
+          <Field label="Feedback button" hint="How people open the survey.">
+            {(control) => (
+              <Select
+                {...control}
+                options={[
+                  { value: 'tab', label: 'A tab on the side of the page' },
+                  { value: 'button', label: 'A floating button' },
+                  { value: 'selector', label: 'Your own element (CSS selector)' },
+                ]}
+                value={str(value.widgetType) || 'tab'}
+                onChange={(event) => set('widgetType', event.target.value)}
+              />
+            )}
+          </Field>
+          {value.widgetType === 'selector' ? (
+            <Field label="Element selector">
+              {(control) => <Input {...control} className="mono" value={str(value.widgetSelector)} placeholder="#feedback-button" onChange={(event) => text('widgetSelector')(event.target.value)} />}
+            </Field>
+          ) : (
+            <>
+              <Field label="Button label">
+                {(control) => <Input {...control} value={str(value.widgetLabel)} placeholder="Feedback" onChange={(event) => text('widgetLabel')(event.target.value)} />}
+              </Field>
+              <Field label="Button colour">
+                {(control) => <Input {...control} className="mono" value={str(value.widgetColor)} placeholder="black" onChange={(event) => text('widgetColor')(event.target.value)} />}
+              </Field>
+            </>
+          )}
+        </div>
+      ) : null}
       <div className="form-grid">
         <Field label="Position">
           {(control) => (
