@@ -55,7 +55,8 @@ function parseInterval(raw: string | undefined): number {
 function parsePoolSize(raw: string | undefined): number {
   if (raw === undefined || raw === '') return 10;
   const size = Number(raw);
-  if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "${raw}"`);
+  // One connection would leave a request that reads outside its open transaction waiting on itself.
+  if (!Number.isInteger(size) || size < 2 || size > 1000) throw new Error(`DATABASE_POOL_SIZE must be a whole number from 2 to 1000, got "${raw}"`);
   return size;
 }
 
