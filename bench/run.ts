@@ -6,6 +6,7 @@
  * - definitions: the event definitions list and search over 10 000 definitions;
  * - sdk: flag definitions and /flags?v=2 beside Unleash 7.5.1, then with 10 to 10 000 flags;
  * - surveys: survey stats and responses_count with 1 000 000 survey events in one project;
+ * - survey-responses: the responses list and its CSV export with 1 000 000 responses in one survey;
  * - hostile-regex: stored patterns against hostile values, with /_health probed beside;
  * - flag-scale: /flags?v=2 with 10 000 and 25 000 flags in one project, /_health and /_readyz probed beside;
  * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium.
@@ -25,6 +26,7 @@ import { flagsCrudScenario } from './scenarios/flags-crud.ts';
 import { hostileRegexScenario } from './scenarios/hostile-regex.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
+import { surveyResponsesScenario } from './scenarios/survey-responses.ts';
 import { surveysScenario } from './scenarios/surveys.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
@@ -37,6 +39,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   definitions: eventDefinitionsScenario,
   sdk: sdkScenario,
   surveys: surveysScenario,
+  'survey-responses': surveyResponsesScenario,
   'hostile-regex': hostileRegexScenario,
   'flag-scale': flagScaleScenario,
   console: consoleScenario,

@@ -40,6 +40,8 @@ export interface BenchConfig {
   sdkHighConnections: number;
   /** Survey events loaded into the project before stats are measured (surveys; BENCH_SURVEY_EVENTS). */
   surveyEvents: number;
+  /** `survey sent` events loaded into one survey before its responses are read (survey-responses; BENCH_RESPONSE_EVENTS). */
+  responseEvents: number;
   /** Requests sent one after another per hostile value (hostile-regex; BENCH_HOSTILE_REQUESTS). */
   hostileRequests: number;
   /** Flag counts in one project measured by flag-scale (BENCH_FLAG_SCALE). */
@@ -81,6 +83,8 @@ const ALIASES: Record<string, ScenarioName> = {
   sdk: 'sdk',
   'flag-evaluation': 'sdk',
   surveys: 'surveys',
+  'survey-responses': 'survey-responses',
+  responses: 'survey-responses',
   'hostile-regex': 'hostile-regex',
   regex: 'hostile-regex',
   'flag-scale': 'flag-scale',
@@ -129,6 +133,7 @@ export function loadBenchConfig(): BenchConfig {
     sdkScale: counts('BENCH_SDK_SCALE', [10, 1000, 10_000]),
     sdkHighConnections: Math.round(positiveNumber('BENCH_SDK_HIGH_CONNECTIONS', 50)),
     surveyEvents: positiveInteger('BENCH_SURVEY_EVENTS', 1_000_000),
+    responseEvents: positiveInteger('BENCH_RESPONSE_EVENTS', 1_000_000),
     hostileRequests: positiveInteger('BENCH_HOSTILE_REQUESTS', 50),
     flagScale: counts('BENCH_FLAG_SCALE', [10_000, 25_000]),
   };

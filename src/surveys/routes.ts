@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
+import { isQueryTrue } from '../platform/http/drf-boolean.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../platform/http/pagination.ts';
 import { sendJson } from '../platform/http/send-json.ts';
@@ -10,6 +11,7 @@ import { toUserSummary } from '../platform/users/user-summary.ts';
 import { createSurvey } from './create.ts';
 import { deleteSurveyById } from './delete.ts';
 import { duplicateSurvey } from './duplicate.ts';
+import { launchSurvey, stopSurvey } from './launch.ts';
 import { flagsFrom, presentSurvey, presentWrittenSurvey, type SurveyViewer } from './present.ts';
 import { requireSurvey } from './read-store.ts';
 import { SURVEY_ACTIVITY_SCOPE } from './record.ts';
@@ -43,6 +45,8 @@ export function surveyRoutes(deps: AppDeps) {
     refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
     refuseOtherMethods(root, '/:id/activity', ['GET']);
     refuseOtherMethods(root, '/:id/duplicate_to_projects', ['POST']);
+    refuseOtherMethods(root, '/:id/launch', ['POST']);
+    refuseOtherMethods(root, '/:id/stop', ['POST']);
 
     app.get(
       '/',
@@ -55,7 +59,7 @@ export function surveyRoutes(deps: AppDeps) {
         const { search, archived } = request.query;
         const { count, surveys } = await listSurveys(pool, request.project.id, {
           search,
-          archived: archived === undefined ? undefined : archived.toLowerCase() === 'true',
+          archived: archived === undefined ? undefined : isQueryTrue(archived),
           ...page,
         });
         const flags = flagsFrom(await flagCache.project(request.project.id));
@@ -153,6 +157,34 @@ export function surveyRoutes(deps: AppDeps) {
         return activityPage(pool, request, request.query, { projectId: request.project.id, scope: SURVEY_ACTIVITY_SCOPE, itemId: survey.id });
       },
     );
+
+    for (const [action, run, summary] of [
+      ['launch', launchSurvey, 'Launch the survey now (start_date = now); 400 when it is archived or already launched'],
+      ['stop', stopSurvey, 'Stop the survey now (end_date = now); 400 when it is not launched or already stopped'],
+    ] as const) {
+      app.post(
+        `/:id/${action}`,
+        {
+          config: { scope: 'survey:write' },
+          schema: {
+            tags: TAGS,
+            summary,
+            description: 'The same change as a PATCH of the date (flags follow, activity entry); any body is ignored. Resume a stopped survey with a PATCH of `end_date: null`.',
+            params: SurveyParams,
+            response: { 200: SurveyWriteResponse },
+          },
+        },
+        async (request, reply) => {
+          const { survey, flags } = await run(deps, {
+            projectId: request.project.id,
+            rawId: request.params.id,
+            actor: toUserSummary(request.principal.user),
+          });
+          const source = flagsFrom(await flagCache.project(request.project.id), flags);
+          return sendJson(reply, JSON.stringify(presentWrittenSurvey(survey, source, undefined)));
+        },
+      );
+    }
 
     app.post(
       '/:id/duplicate_to_projects',

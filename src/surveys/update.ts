@@ -17,6 +17,7 @@ import {
 import { minimalFlag, presentedFilters } from './flags/present.ts';
 import { requireSurvey } from './read-store.ts';
 import { checkRecurrenceChange, patchedIterationFrequency } from './schedule.ts';
+import type { SurveyRecord } from './record.ts';
 import type { SurveyWriteBody } from './schemas.ts';
 import { updateSurvey } from './store.ts';
 import { validateSurveyWrite } from './validation/index.ts';
@@ -39,6 +40,8 @@ export interface UpdateRequest {
   rawId: string;
   actor: UserSummary;
   body: SurveyWriteBody;
+  /** Checked on the locked row before anything is written (launch/stop refuse a survey in the wrong state); throws to refuse. */
+  precondition?: (before: SurveyRecord) => void;
 }
 
 /**
@@ -55,6 +58,7 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
   try {
     const written = await withTransaction(deps.pool, async (client): Promise<WrittenSurvey> => {
       const before = await requireSurvey(client, projectId, request.rawId, true);
+      request.precondition?.(before);
       const body = await validateSurveyWrite(request.body, {
         isCreate: false,
         existing: before,

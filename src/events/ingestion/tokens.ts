@@ -22,6 +22,8 @@ interface Entry {
 export class ProjectTokens {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<number | null>>();
+  /** Bumped by every clear, so a lookup that raced with a change is answered but not kept. */
+  private generation = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -41,13 +43,17 @@ export class ProjectTokens {
     if (hit && hit.expiresAt > now) return hit.projectId;
     const inFlight = this.pending.get(token);
     if (inFlight) return inFlight;
+    const generation = this.generation;
     const lookup = findProjectIdByToken(this.pool, token)
       .then((projectId) => {
+        if (generation !== this.generation) return projectId;
         if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
         this.entries.set(token, { projectId, expiresAt: Date.now() + TTL_MS });
         return projectId;
       })
-      .finally(() => this.pending.delete(token));
+      .finally(() => {
+        if (this.pending.get(token) === lookup) this.pending.delete(token);
+      });
     this.pending.set(token, lookup);
     return lookup;
   }
@@ -58,6 +64,8 @@ export class ProjectTokens {
   }
 
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
+    this.pending.clear();
   }
 }

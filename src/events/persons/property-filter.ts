@@ -2,11 +2,12 @@ import { validationError } from '../../platform/errors.ts';
 import { isPlainObject } from './properties.ts';
 
 /**
- * The `properties` parameter of the persons list, PostHog's forms:
- * - a JSON list of `{key, value, operator?, type?: "person"}` (all must match);
+ * The `properties` parameter of the persons list and the events list, PostHog's forms:
+ * - a JSON list of `{key, value, operator?, type?}` (all must match);
  * - a property group `{type: "AND" | "OR", values: [...]}`, nested;
  * - the legacy object `{"email": "a@b.c", "age__gt": 30}` (`key__operator`).
- * Anything else is a 400 on `properties`.
+ * `type` says whose properties (`person`, `event`); each list allows its own. Anything else, or
+ * more than MAX_CONDITIONS conditions, is a 400 on `properties`.
  */
 
 export const PERSON_FILTER_OPERATORS = [
@@ -25,11 +26,16 @@ export type PersonFilterOperator = (typeof PERSON_FILTER_OPERATORS)[number];
 
 export type Scalar = string | number | boolean;
 
+/** Whose properties a condition reads. */
+export type PropertyOwner = 'person' | 'event';
+
+type ConditionOf<T> = T & { kind: 'condition'; key: string; owner: PropertyOwner };
+
 export type PropertyCondition =
-  | { kind: 'condition'; key: string; operator: 'exact' | 'is_not'; values: string[] }
-  | { kind: 'condition'; key: string; operator: 'icontains' | 'not_icontains'; value: string }
-  | { kind: 'condition'; key: string; operator: 'is_set' | 'is_not_set' }
-  | { kind: 'condition'; key: string; operator: 'gt' | 'gte' | 'lt' | 'lte'; value: string; numeric: boolean };
+  | ConditionOf<{ operator: 'exact' | 'is_not'; values: string[] }>
+  | ConditionOf<{ operator: 'icontains' | 'not_icontains'; value: string }>
+  | ConditionOf<{ operator: 'is_set' | 'is_not_set' }>
+  | ConditionOf<{ operator: 'gt' | 'gte' | 'lt' | 'lte'; value: string; numeric: boolean }>;
 
 export interface PropertyGroup {
   kind: 'group';
@@ -39,6 +45,7 @@ export interface PropertyGroup {
 
 const OPERATORS = new Set<string>(PERSON_FILTER_OPERATORS);
 const MAX_DEPTH = 8;
+export const MAX_CONDITIONS = 50;
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 
 const invalid = (detail: string) => validationError(detail, 'properties');
@@ -51,11 +58,40 @@ function textOf(value: Scalar): string {
   return typeof value === 'string' ? value : String(value);
 }
 
-function condition(key: unknown, rawOperator: unknown, value: unknown, type: unknown): PropertyCondition {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('Every property filter needs a "key".');
-  if (type !== undefined && type !== null && type !== 'person') {
-    throw invalid(`Only person properties can filter persons, not "${String(type)}".`);
+/** What a list accepts: the owners a condition may name, the one it means when none is named. */
+export interface FilterDialect {
+  owners: readonly PropertyOwner[];
+  defaultOwner: PropertyOwner;
+  /** The 400's detail for a `type` outside `owners`. */
+  unsupportedType(type: string): string;
+}
+
+export const PERSON_FILTERS: FilterDialect = {
+  owners: ['person'],
+  defaultOwner: 'person',
+  unsupportedType: (type) => `Only person properties can filter persons, not "${type}".`,
+};
+
+class Parser {
+  conditions = 0;
+  constructor(readonly dialect: FilterDialect) {}
+
+  ownerOf(type: unknown): PropertyOwner {
+    if (type === undefined || type === null) return this.dialect.defaultOwner;
+    const owner = this.dialect.owners.find((o) => o === type);
+    if (!owner) throw invalid(this.dialect.unsupportedType(String(type)));
+    return owner;
   }
+
+  condition(key: unknown, rawOperator: unknown, value: unknown, type: unknown): PropertyCondition {
+    this.conditions += 1;
+    if (this.conditions > MAX_CONDITIONS) throw invalid(`At most ${MAX_CONDITIONS} property filters.`);
+    return condition(key, rawOperator, value, this.ownerOf(type));
+  }
+}
+
+function condition(key: unknown, rawOperator: unknown, value: unknown, owner: PropertyOwner): PropertyCondition {
+  if (typeof key !== 'string' || key.length === 0) throw invalid('Every property filter needs a "key".');
   const operator = rawOperator === undefined || rawOperator === null ? 'exact' : rawOperator;
   if (typeof operator !== 'string' || !OPERATORS.has(operator)) {
     throw invalid(`Unsupported operator "${String(operator)}"; use one of ${PERSON_FILTER_OPERATORS.join(', ')}.`);
@@ -65,54 +101,57 @@ function condition(key: unknown, rawOperator: unknown, value: unknown, type: unk
     case 'is_not': {
       const list = Array.isArray(value) ? value : [value];
       if (list.length === 0 || !list.every(isScalar)) throw invalid(`The value of "${key}" must be a string, number, boolean or a list of them.`);
-      return { kind: 'condition', key, operator: operator as 'exact' | 'is_not', values: list.map(textOf) };
+      return { kind: 'condition', key, owner, operator: operator as 'exact' | 'is_not', values: list.map(textOf) };
     }
     case 'icontains':
     case 'not_icontains':
       if (!isScalar(value)) throw invalid(`The value of "${key}" must be a string, number or boolean.`);
-      return { kind: 'condition', key, operator: operator as 'icontains' | 'not_icontains', value: textOf(value) };
+      return { kind: 'condition', key, owner, operator: operator as 'icontains' | 'not_icontains', value: textOf(value) };
     case 'is_set':
     case 'is_not_set':
-      return { kind: 'condition', key, operator: operator as 'is_set' | 'is_not_set' };
+      return { kind: 'condition', key, owner, operator: operator as 'is_set' | 'is_not_set' };
     default: {
       if (!isScalar(value) || typeof value === 'boolean') throw invalid(`The value of "${key}" must be a number or a string.`);
       const text = textOf(value);
-      return { kind: 'condition', key, operator: operator as 'gt' | 'gte' | 'lt' | 'lte', value: text, numeric: NUMERIC.test(text) };
+      return { kind: 'condition', key, owner, operator: operator as 'gt' | 'gte' | 'lt' | 'lte', value: text, numeric: NUMERIC.test(text) };
     }
   }
 }
 
-function parseNode(node: unknown, depth: number): PropertyGroup | PropertyCondition {
+function parseNode(parser: Parser, node: unknown, depth: number): PropertyGroup | PropertyCondition {
   if (depth > MAX_DEPTH) throw invalid('Property groups are nested too deeply.');
-  if (Array.isArray(node)) return { kind: 'group', join: 'AND', items: node.map((item) => parseNode(item, depth + 1)) };
+  if (Array.isArray(node)) return { kind: 'group', join: 'AND', items: node.map((item) => parseNode(parser, item, depth + 1)) };
   if (!isPlainObject(node)) throw invalid('Each property filter must be an object.');
   if ((node.type === 'AND' || node.type === 'OR') && Array.isArray(node.values)) {
-    return { kind: 'group', join: node.type, items: node.values.map((item) => parseNode(item, depth + 1)) };
+    return { kind: 'group', join: node.type, items: node.values.map((item) => parseNode(parser, item, depth + 1)) };
   }
-  return condition(node.key, node.operator, node.value, node.type);
+  return parser.condition(node.key, node.operator, node.value, node.type);
 }
 
 /** `{"email": "a@b.c", "age__gt": 30}`: each key is `name` or `name__operator`. */
-function parseLegacy(object: Record<string, unknown>): PropertyGroup {
+function parseLegacy(parser: Parser, object: Record<string, unknown>): PropertyGroup {
   const items = Object.entries(object).map(([raw, value]) => {
     const split = raw.lastIndexOf('__');
     const suffix = split > 0 ? raw.slice(split + 2) : '';
-    return OPERATORS.has(suffix) ? condition(raw.slice(0, split), suffix, value, undefined) : condition(raw, 'exact', value, undefined);
+    return OPERATORS.has(suffix) ? parser.condition(raw.slice(0, split), suffix, value, undefined) : parser.condition(raw, 'exact', value, undefined);
   });
   return { kind: 'group', join: 'AND', items };
 }
 
-export function parsePersonPropertyFilter(raw: string): PropertyGroup {
+export function parsePropertyFilter(raw: string, dialect: FilterDialect): PropertyGroup {
   let parsed: unknown;
   try {
     parsed = JSON.parse(raw);
   } catch {
     throw invalid('Properties must be valid JSON.');
   }
-  if (Array.isArray(parsed)) return parseNode(parsed, 0) as PropertyGroup;
+  const parser = new Parser(dialect);
+  if (Array.isArray(parsed)) return parseNode(parser, parsed, 0) as PropertyGroup;
   if (isPlainObject(parsed)) {
-    if ((parsed.type === 'AND' || parsed.type === 'OR') && Array.isArray(parsed.values)) return parseNode(parsed, 0) as PropertyGroup;
-    return parseLegacy(parsed);
+    if ((parsed.type === 'AND' || parsed.type === 'OR') && Array.isArray(parsed.values)) return parseNode(parser, parsed, 0) as PropertyGroup;
+    return parseLegacy(parser, parsed);
   }
   throw invalid('Properties must be a JSON list of property filters.');
 }
+
+export const parsePersonPropertyFilter = (raw: string): PropertyGroup => parsePropertyFilter(raw, PERSON_FILTERS);

@@ -1,7 +1,8 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { Page } from '../../platform/http/pagination.ts';
 import type { Properties } from './properties.ts';
-import type { PropertyCondition, PropertyGroup } from './property-filter.ts';
+import type { PropertyGroup } from './property-filter.ts';
+import { Params, propertyGroupSql } from './property-filter-sql.ts';
 
 /** Reads of persons for the API (the read model; resolution writes through store.ts). */
 
@@ -28,51 +29,6 @@ const SELECT_PERSON = `
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** Collects parameters and hands out their placeholders. */
-class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-// A property's text counts as a number when it reads as one; CASE keeps the cast from failing.
-const NUMERIC_TEXT = `'^\\s*[-+]?(\\d+(\\.\\d*)?|\\.\\d+)([eE][-+]?\\d+)?\\s*$'`;
-const COMPARISON = { gt: '>', gte: '>=', lt: '<', lte: '<=' } as const;
-
-function conditionSql(condition: PropertyCondition, params: Params): string {
-  const key = `${params.add(condition.key)}::text`;
-  const text = `(p.properties ->> ${key})`;
-  switch (condition.operator) {
-    case 'exact':
-      return `coalesce(${text} = ANY(${params.add(condition.values)}::text[]), false)`;
-    case 'is_not':
-      return `NOT coalesce(${text} = ANY(${params.add(condition.values)}::text[]), false)`;
-    case 'icontains':
-      return `coalesce(strpos(lower(${text}), lower(${params.add(condition.value)}::text)) > 0, false)`;
-    case 'not_icontains':
-      return `NOT coalesce(strpos(lower(${text}), lower(${params.add(condition.value)}::text)) > 0, false)`;
-    // A property holding null counts as not set.
-    case 'is_set':
-      return `coalesce(jsonb_typeof(p.properties -> ${key}), 'null') <> 'null'`;
-    case 'is_not_set':
-      return `coalesce(jsonb_typeof(p.properties -> ${key}), 'null') = 'null'`;
-    default: {
-      const op = COMPARISON[condition.operator];
-      const value = params.add(condition.value);
-      if (!condition.numeric) return `coalesce(${text} ${op} ${value}::text, false)`;
-      return `(CASE WHEN ${text} ~ ${NUMERIC_TEXT} THEN ${text}::numeric ${op} ${value}::numeric ELSE false END)`;
-    }
-  }
-}
-
-function groupSql(group: PropertyGroup, params: Params): string {
-  if (group.items.length === 0) return 'true';
-  const parts = group.items.map((item) => (item.kind === 'group' ? groupSql(item, params) : conditionSql(item, params)));
-  return `(${parts.join(` ${group.join} `)})`;
-}
-
 function whereOf(projectId: number, filter: PersonListFilter, params: Params): string {
   const project = params.add(projectId);
   const clauses = [`p.project_id = ${project}`];
@@ -90,7 +46,7 @@ function whereOf(projectId: number, filter: PersonListFilter, params: Params): s
     if (UUID.test(filter.search)) alternatives.push(`p.uuid = ${search}::uuid`);
     clauses.push(`coalesce(${alternatives.join(' OR ')}, false)`);
   }
-  if (filter.properties) clauses.push(groupSql(filter.properties, params));
+  if (filter.properties) clauses.push(propertyGroupSql(filter.properties, params, { person: 'p.properties' }));
   return clauses.join(' AND ');
 }
 

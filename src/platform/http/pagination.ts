@@ -36,6 +36,16 @@ function pageUrl(request: FastifyRequest, limit: number, offset: number): string
   return url.toString();
 }
 
+/** The request's own absolute URL with these query parameters set (a string) or removed (null); the others kept. */
+export function requestUrlWith(request: FastifyRequest, changes: Record<string, string | null>): string {
+  const url = new URL(request.url, `${request.protocol}://${request.host}`);
+  for (const [name, value] of Object.entries(changes)) {
+    if (value === null) url.searchParams.delete(name);
+    else url.searchParams.set(name, value);
+  }
+  return url.toString();
+}
+
 /** The absolute URLs of the pages before and after `page`, or null at either end. */
 export function pageLinks(request: FastifyRequest, page: Page, count: number): { next: string | null; previous: string | null } {
   return {

@@ -1,4 +1,5 @@
 import { validationError } from '../../platform/errors.ts';
+import { parseRelativeDate } from '../../targeting/dates.ts';
 
 /** An instant to the microsecond (PostgreSQL's precision), and its ISO text in UTC for queries. */
 export interface Instant {
@@ -86,6 +87,31 @@ function instantArg(value: unknown, attr: string): Instant | null {
 export function parseDateRange(dateFrom: unknown, dateTo: unknown): DateRange {
   const from = instantArg(dateFrom, 'date_from');
   const to = instantArg(dateTo, 'date_to');
+  if (from && to && from.micros > to.micros) throw validationError(DATE_ORDER, 'date_from');
+  return { from, to };
+}
+
+/** An instant from a JS date (millisecond precision). */
+export function instantOfDate(date: Date): Instant {
+  const micros = BigInt(date.getTime()) * 1000n;
+  return { micros, iso: isoFromMicros(micros) };
+}
+
+function instantOrRelative(value: unknown, attr: string, now: Date): Instant | null {
+  if (typeof value === 'string') {
+    const relative = parseRelativeDate(value.trim(), now);
+    if (relative) return instantOfDate(relative);
+  }
+  return instantArg(value, attr);
+}
+
+/**
+ * As parseDateRange, and also PostHog's relative forms (`-7d`, `-24h`, `-2w`, `-3m`, `-1y`,
+ * counted back from `now`): the responses list's filters.
+ */
+export function parseDateRangeOrRelative(dateFrom: unknown, dateTo: unknown, now: Date): DateRange {
+  const from = instantOrRelative(dateFrom, 'date_from', now);
+  const to = instantOrRelative(dateTo, 'date_to', now);
   if (from && to && from.micros > to.micros) throw validationError(DATE_ORDER, 'date_from');
   return { from, to };
 }

@@ -1,17 +1,24 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
+import { wantsCsv } from '../../platform/http/csv-format.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { requestUrlWith } from '../../platform/http/pagination.ts';
+import { sendJson } from '../../platform/http/send-json.ts';
 import { ProjectParams } from '../schemas.ts';
 import { archivedResponseUuids, setResponseArchived } from './archive.ts';
 import { excludeArchivedArg, requestArgs, surveyIdsArg, type RawArgs } from './args.ts';
 import { surveyResponseCounts } from './counts.ts';
+import { exportSurveyResponses } from './export.ts';
+import { listSurveyResponses } from './list.ts';
 import { parseDateRange } from './dates.ts';
 import { withReadSnapshot } from './read-snapshot.ts';
 import {
   ArchiveResponse,
   ArchivedUuidsResponse,
   GlobalStatsResponse,
+  ResponseListQuery,
+  ResponseListResponse,
   ResponseParams,
   ResponsesCountQuery,
   ResponsesCountResponse,
@@ -43,6 +50,7 @@ export function surveyResponseRoutes(deps: AppDeps) {
     refuseOtherMethods(root, '/responses_count', ['GET']);
     refuseOtherMethods(root, '/:id/stats', ['GET']);
     refuseOtherMethods(root, '/:id/archived-response-uuids', ['GET']);
+    refuseOtherMethods(root, '/:id/responses', ['GET']);
     refuseOtherMethods(root, '/:id/responses/:response_uuid/archive', ['POST']);
     refuseOtherMethods(root, '/:id/responses/:response_uuid/unarchive', ['POST']);
 
@@ -58,6 +66,47 @@ export function surveyResponseRoutes(deps: AppDeps) {
         },
       },
       async (request) => archivedResponseUuids(pool, request.project.id, request.params.id),
+    );
+
+    app.get(
+      '/:id/responses',
+      {
+        config: { scope: 'survey:read' },
+        schema: {
+          tags: TAGS,
+          summary: "The survey's responses, newest first, by cursor; `?format=csv` streams them all as CSV",
+          description:
+            'A response is the latest `survey sent` event of its submission inside the window (the dates given, clamped to the survey start, or creation, and end). ' +
+            'Pages follow `next`/`previous` (a cursor on timestamp and uuid: stable while responses arrive). ' +
+            'CSV (`format=csv` or `Accept: text/csv`): one row per response of the whole window, one column per question (its text as the header; multiple choice joined with ", "), ' +
+            "cells starting with =, +, -, @, a tab or CR prefixed with ' (formula guard); `limit` and `cursor` do not apply.",
+          params: SurveyIdParams,
+          querystring: ResponseListQuery,
+          response: {
+            200: {
+              description: 'A page of responses (JSON) or the CSV file',
+              content: {
+                'application/json': { schema: ResponseListResponse },
+                'text/csv': { schema: { type: 'string' } },
+              },
+            },
+          },
+        },
+      },
+      async (request, reply) => {
+        const target = { projectId: request.project.id, rawSurveyId: request.params.id };
+        if (wantsCsv(request.query.format, request.headers.accept)) {
+          const { fileName, stream } = await exportSurveyResponses(pool, target, request.query);
+          // A stream is sent as it is (no serializer); the typed reply only knows the JSON shape.
+          return (reply as FastifyReply)
+            .header('content-type', 'text/csv; charset=utf-8')
+            .header('content-disposition', `attachment; filename="${fileName}"`)
+            .header('cache-control', 'no-store')
+            .send(stream);
+        }
+        const page = await listSurveyResponses(pool, target, request.query, (cursor) => requestUrlWith(request, { cursor }));
+        return sendJson(reply, JSON.stringify(page));
+      },
     );
 
     for (const [action, archived] of [

@@ -69,3 +69,42 @@ export const ResponsesCountResponse = Type.Record(Type.String(), Type.Integer(),
 export const ArchivedUuidsResponse = Type.Array(Type.String());
 
 export const ArchiveResponse = Type.Object({ response_uuid: Type.String(), archived: Type.Boolean() });
+
+export const ResponseListQuery = Type.Object(
+  {
+    date_from: Type.Optional(
+      Type.String({ description: 'ISO 8601, or relative to now as PostHog writes it (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`); clamped to the survey start' }),
+    ),
+    date_to: Type.Optional(Type.String({ description: 'ISO 8601 or relative (as date_from), inclusive; clamped to the survey end' })),
+    exclude_archived: Type.Optional(ExcludeArchivedArg),
+    search: Type.Optional(Type.String({ description: 'case-insensitive substring of an open answer (at most 200 characters)' })),
+    cursor: Type.Optional(Type.String({ description: 'the opaque cursor of a `next` or `previous` URL' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647, description: 'page size, default 100, larger values clamped to 1000' })),
+    format: Type.Optional(Type.String({ description: '`csv` streams every response of the window as CSV (also `Accept: text/csv`); `json` (default)' })),
+  },
+  { additionalProperties: true },
+);
+
+const ResponsePerson = Type.Object({
+  id: Type.String({ description: 'the person uuid' }),
+  name: Type.String({ description: 'email, name or username, else the distinct id' }),
+  properties: Type.Record(Type.String(), Type.Unknown(), { description: 'email, name and username when set' }),
+});
+
+export const SurveyResponseItem = Type.Object({
+  uuid: Type.String({ description: 'the response: the uuid of its latest `survey sent` event (what archive/unarchive take)' }),
+  distinct_id: Type.String(),
+  person: Nullable(ResponsePerson),
+  timestamp: Type.String({ description: 'ISO 8601 UTC, microseconds when there are any' }),
+  answers: Type.Record(Type.String(), Type.Unknown(), {
+    description: 'question id → the answer as sent (a string, a number, or a list for multiple choice); null when not answered',
+  }),
+  archived: Type.Boolean(),
+  partial: Type.Boolean({ description: '`$survey_completed` was false: the person left before the last question' }),
+});
+
+export const ResponseListResponse = Type.Object({
+  next: Nullable(Type.String({ format: 'uri' })),
+  previous: Nullable(Type.String({ format: 'uri' })),
+  results: Type.Array(SurveyResponseItem),
+});

@@ -22,6 +22,8 @@ export interface SurveyQuestion {
   choices: string[];
   /** The rating scale (3, 5, 7, 10); 10 when not given. */
   scale: number;
+  /** A choice question whose last choice takes free text. */
+  hasOpenChoice: boolean;
 }
 
 /** The stored questions, each with its position; entries that are not objects are skipped. */
@@ -39,6 +41,7 @@ export function questionsOf(raw: unknown): SurveyQuestion[] {
       text: typeof q.question === 'string' ? plainText(q.question) : '',
       choices: Array.isArray(q.choices) ? q.choices.filter((c): c is string => typeof c === 'string') : [],
       scale,
+      hasOpenChoice: q.hasOpenChoice === true,
     });
   });
   return questions;
