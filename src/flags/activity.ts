@@ -12,6 +12,7 @@ const COMPARED_FIELDS = [
   'filters',
   'deleted',
   'active',
+  'archived',
   'version',
   'ensure_experience_continuity',
   'rollback_conditions',

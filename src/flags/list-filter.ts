@@ -13,6 +13,10 @@ export interface FlagListFilter {
   excludedKeys: string[];
   hasEvaluationTags?: boolean;
   search?: string;
+  /** Archived flags only, or none of them (the default). */
+  archived: boolean;
+  /** Lower-cased: an exact, case-insensitive key match. */
+  key?: string;
   tags: string[];
   type?: 'boolean' | 'multivariant' | 'experiment' | 'remote_config';
   order: FlagOrder;
@@ -66,6 +70,8 @@ export function decodeListQuery(query: FlagListQuery): FlagListFilter {
     excludedKeys: query.excluded_properties ? (parseJsonStringList(query.excluded_properties) ?? []) : [],
     hasEvaluationTags: query.has_evaluation_tags === undefined ? undefined : isQueryTrue(query.has_evaluation_tags),
     search: query.search?.trim() ? query.search.trim() : undefined,
+    archived: query.archived === undefined ? false : isQueryTrue(query.archived),
+    key: query.key?.trim() ? query.key.trim().toLowerCase() : undefined,
     tags: parseTags(query.tags),
     type: query.type && LIST_TYPES.has(query.type) ? (query.type as FlagListFilter['type']) : undefined,
     order: parseOrder(query.order),

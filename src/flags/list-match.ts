@@ -10,6 +10,7 @@ function variantCount(flag: FlagRecord): number {
 /** Whether a flag belongs in the list under `filter` (every condition AND-ed). */
 export function matchesListFilter(flag: FlagRecord, filter: FlagListFilter, now: Date): boolean {
   if (flag.deleted || flag.owned_by_survey) return false;
+  if (flag.archived !== filter.archived) return false;
   if (filter.active !== undefined && flag.active !== filter.active) return false;
   if (filter.staleOnly && flagStatus(flag, now).status === 'active') return false;
   if (filter.createdById !== undefined && flag.created_by_id !== filter.createdById) return false;
@@ -20,6 +21,7 @@ export function matchesListFilter(flag: FlagRecord, filter: FlagListFilter, now:
     const needle = filter.search.toLowerCase();
     if (!flag.key.toLowerCase().includes(needle) && !flag.name.toLowerCase().includes(needle)) return false;
   }
+  if (filter.key !== undefined && flag.key.toLowerCase() !== filter.key) return false;
   if (filter.tags.length > 0 && !flag.tags.some((tag) => filter.tags.includes(tag))) return false;
   switch (filter.type) {
     case 'boolean':

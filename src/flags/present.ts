@@ -40,6 +40,7 @@ export function presentFlagBody(flag: FlagRecord): FlagBody {
     filters,
     deleted: flag.deleted,
     active: flag.active,
+    archived: flag.archived,
     created_by: flag.created_by,
     created_at: isoUtc(flag.created_at),
     updated_at: isoUtc(flag.updated_at),

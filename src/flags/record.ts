@@ -10,6 +10,7 @@ export interface FlagRecord {
   filters: FlagFilters;
   deleted: boolean;
   active: boolean;
+  archived: boolean;
   created_by_id: number | null;
   created_by: UserSummary | null;
   last_modified_by: UserSummary | null;
@@ -42,6 +43,7 @@ export interface FlagValues {
   filters: FlagFilters;
   deleted: boolean;
   active: boolean;
+  archived: boolean;
   created_at: Date;
   ensure_experience_continuity: boolean | null;
   rollback_conditions: unknown;
@@ -67,6 +69,7 @@ export function flagValuesOf(flag: FlagRecord): FlagValues {
     filters: flag.filters,
     deleted: flag.deleted,
     active: flag.active,
+    archived: flag.archived,
     created_at: flag.created_at,
     ensure_experience_continuity: flag.ensure_experience_continuity,
     rollback_conditions: flag.rollback_conditions,

@@ -92,6 +92,7 @@ function valueParams(v: FlagValues): unknown[] {
     json(v.filters),
     v.deleted,
     v.active,
+    v.archived,
     v.created_at,
     v.ensure_experience_continuity,
     json(v.rollback_conditions),
@@ -110,7 +111,7 @@ function valueParams(v: FlagValues): unknown[] {
   ];
 }
 
-const VALUE_COLUMNS = `key, name, filters, deleted, active, created_at, ensure_experience_continuity, rollback_conditions,
+const VALUE_COLUMNS = `key, name, filters, deleted, active, archived, created_at, ensure_experience_continuity, rollback_conditions,
   performed_rollback, tags, evaluation_tags, has_enriched_analytics, creation_context, is_remote_configuration,
   has_encrypted_payloads, evaluation_runtime, bucketing_identifier, last_called_at, create_in_folder,
   should_create_usage_dashboard`;

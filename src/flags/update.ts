@@ -44,6 +44,11 @@ function renameEnrollmentProperties(filters: FlagFilters, newKey: string): FlagF
 }
 
 async function checkStateTransitions(db: Queryable, projectId: number, before: FlagRecord, next: FlagValues): Promise<void> {
+  if (next.archived && next.active && !next.deleted) {
+    throw before.archived
+      ? validationError('Cannot enable an archived feature flag. Unarchive it first.', 'active')
+      : validationError('An archived feature flag must be disabled: send "active": false with "archived": true, or use the archive action.', 'archived');
+  }
   const deleting = next.deleted && !before.deleted;
   const disabling = !next.active && before.active && !next.deleted;
   if (deleting || disabling) {

@@ -15,6 +15,7 @@ export function newFlagValues(key: string, now: Date): FlagValues {
     filters: {},
     deleted: false,
     active: true,
+    archived: false,
     created_at: now,
     ensure_experience_continuity: null,
     rollback_conditions: null,
@@ -46,6 +47,7 @@ export function applyPlainFields(values: FlagValues, body: FlagWriteBody): FlagV
     // Turning a flag on clears an earlier automatic rollback.
     if (body.active) next.performed_rollback = false;
   }
+  if (body.archived !== undefined) next.archived = body.archived;
   if (body.created_at !== undefined) next.created_at = new Date(body.created_at);
   if (body.ensure_experience_continuity !== undefined) next.ensure_experience_continuity = body.ensure_experience_continuity;
   if (body.rollback_conditions !== undefined) next.rollback_conditions = body.rollback_conditions;

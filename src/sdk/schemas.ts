@@ -93,3 +93,25 @@ export const OfrepRequest = Type.Object(
 );
 
 export const OfrepKeyParams = Type.Object({ key: Type.String() });
+
+export const TestEvaluationBody = Type.Object(
+  {
+    distinct_id: Type.Optional(Type.String({ minLength: 1, maxLength: 400, description: 'the distinct id to evaluate for (or person_id)' })),
+    person_id: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: "the person's uuid (or distinct_id)" })),
+    timestamp: Type.Optional(Type.Union([Type.String({ format: 'date-time' }), Type.Null()], { description: 'not supported: only null' })),
+    groups: Type.Optional(Type.Object({}, { additionalProperties: Type.String(), description: 'group type → group key' })),
+  },
+  { additionalProperties: true },
+);
+
+export const TestEvaluationResponse = Type.Object({
+  flag_key: Type.String(),
+  result: Type.Union([Type.Boolean(), Type.String()], { description: 'false, true or the variant key' }),
+  reason: Type.String({ description: 'condition_match, no_condition_match, out_of_rollout_bound, flag_disabled, …' }),
+  reason_description: Type.Union([Type.String(), Type.Null()]),
+  condition_index: Type.Union([Type.Integer(), Type.Null()]),
+  payload: Type.Unknown({ description: 'the payload of the value the flag took, parsed; null when none' }),
+  person_properties: Type.Object({}, { additionalProperties: true, description: "the person's properties the flag's conditions read" }),
+  evaluation_distinct_id: Type.Union([Type.String(), Type.Null()], { description: 'the distinct id sent; null on the person_id path' }),
+  conditions: Type.Array(Type.Unknown(), { description: 'per-condition analysis: not computed (always empty)' }),
+});

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { otherProject } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { currentOrganizationId, foreignOrganization, otherUser } from '../platform/support.ts';
 import {
@@ -286,7 +287,8 @@ describe('update', () => {
     assert.equal(unverified.verified_by, null);
 
     assertValidation(await patch(id, { verified: true, hidden: true }), 'An event cannot be both hidden and verified', null);
-    assertValidation(await patch(id, { verified: 'sure' }), 'Must be a valid boolean.', 'verified');
+    // DRF's spellings ("yes", "False", 1) are booleans; others are not.
+    assertValidation(await patch(id, { verified: 'maybe' }), 'Must be a valid boolean.', 'verified');
   });
 
   test('enforcement_mode takes allow or reject; default_columns null reads as []', async () => {
@@ -464,5 +466,25 @@ describe('scopes and access', () => {
       assert.equal(operation['x-required-scope'], scope, `${method} ${path}`);
       assert.deepEqual(operation.tags, ['event_definitions']);
     }
+  });
+});
+
+describe('by_name', () => {
+  test('the definition with exactly this name; 400 without a name; 404 for an unknown one or another project', async () => {
+    const id = await createDefinition(t, { name: 'bn signed up', description: 'first visit' });
+    await createDefinition(t, { name: 'BN Signed Up' });
+    const found = await t.request({ method: 'GET', url: `${definitionsUrl(t.projectId)}by_name/?name=${encodeURIComponent('bn signed up')}` });
+    assert.equal(found.statusCode, 200, found.body);
+    assert.equal(found.json().id, id);
+    assert.equal(found.json().description, 'first visit');
+    assertValidation(await t.request({ method: 'GET', url: `${definitionsUrl(t.projectId)}by_name/` }), "Query parameter 'name' is required", 'name', 'required');
+    const unknown = await t.request({ method: 'GET', url: `${definitionsUrl(t.projectId)}by_name?name=nope` });
+    assert.equal(unknown.statusCode, 404);
+    assert.deepEqual(unknown.json(), { type: 'invalid_request', code: 'not_found', detail: "Event definition with name 'nope' not found", attr: null });
+    const other = await otherProject(t);
+    assert.equal((await t.request({ method: 'GET', url: `${definitionsUrl(other)}by_name?name=bn%20signed%20up` })).statusCode, 404);
+    const reader = await keyWith(t, ['feature_flag:read']);
+    assert.deepEqual((await t.request({ method: 'GET', url: `${definitionsUrl(t.projectId)}by_name?name=x`, key: reader })).json(), missingScope('event_definition:read'));
+    assert.equal((await t.request({ method: 'POST', url: `${definitionsUrl(t.projectId)}by_name/` })).statusCode, 405);
   });
 });

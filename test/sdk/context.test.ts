@@ -10,7 +10,7 @@ import { ProjectView } from '../../src/sdk/project-view.ts';
 function record(id: number, key: string, extra: Partial<FlagRecord> = {}): FlagRecord {
   return {
     id, project_id: 1, key, name: '', filters: { groups: [{ properties: [{ key: 'plan', value: 'pro', operator: 'exact', type: 'person' }], rollout_percentage: 100 }] },
-    deleted: false, active: true, created_by_id: null, created_by: null, last_modified_by: null, created_at: new Date(), updated_at: new Date(),
+    deleted: false, active: true, archived: false, created_by_id: null, created_by: null, last_modified_by: null, created_at: new Date(), updated_at: new Date(),
     version: 1, ensure_experience_continuity: false, rollback_conditions: null, performed_rollback: null, tags: [], evaluation_tags: [],
     analytics_dashboards: [], has_enriched_analytics: null, creation_context: 'feature_flags', is_remote_configuration: null,
     has_encrypted_payloads: null, evaluation_runtime: 'all', bucketing_identifier: null, last_called_at: null, create_in_folder: null,

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
@@ -20,7 +21,7 @@ import {
   UpdateDefinitionBody,
   VolumeQuery,
 } from './schemas.ts';
-import { createDefinition, definitionMetrics, definitionVolume, deleteDefinitionById, getDefinition, updateDefinitionById } from './service.ts';
+import { createDefinition, definitionMetrics, definitionVolume, deleteDefinitionById, getDefinition, getDefinitionByName, updateDefinitionById } from './service.ts';
 import { listDefinitions } from './store.ts';
 
 const tags = ['event_definitions'];
@@ -36,6 +37,7 @@ export function eventDefinitionRoutes(deps: AppDeps) {
     refuseOtherMethods(root, '/:id/volume', ['GET']);
     refuseOtherMethods(root, '/activity', ['GET']);
     refuseOtherMethods(root, '/:id/activity', ['GET']);
+    refuseOtherMethods(root, '/by_name', ['GET']);
 
     app.get(
       '/activity',
@@ -112,6 +114,21 @@ export function eventDefinitionRoutes(deps: AppDeps) {
         const location = `${request.protocol}://${request.host}/api/projects/${request.project.id}/event_definitions/${id}/`;
         return reply.code(201).header('location', location).send();
       },
+    );
+
+    app.get(
+      '/by_name',
+      {
+        config: { scope: 'event_definition:read' },
+        schema: {
+          tags,
+          summary: 'Retrieve the event definition with exactly this name',
+          params: ProjectParams,
+          querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 400, description: 'the exact event name (required)' })) }),
+          response: { 200: EventDefinition },
+        },
+      },
+      async (request) => getDefinitionByName(pool, request.project.id, request.query.name),
     );
 
     app.get(

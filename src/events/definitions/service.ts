@@ -1,7 +1,7 @@
 import type { Pool, Queryable } from '../../db/pool.ts';
 import { withTransaction } from '../../db/transaction.ts';
 import type { ProjectRef } from '../../platform/auth/principal.ts';
-import { notFound, validationError } from '../../platform/errors.ts';
+import { ApiError, notFound, validationError } from '../../platform/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
 import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../taxonomy/sql.ts';
@@ -10,6 +10,7 @@ import { presentDefinition } from './present.ts';
 import { DAY_MS } from '../../platform/time.ts';
 import type { CreateDefinitionBody, DefinitionMetrics, DefinitionVolume, EventDefinition, UpdateDefinitionBody } from './schemas.ts';
 import {
+  findDefinitionByName,
   definitionNameTaken,
   deleteDefinition,
   eventVolume,
@@ -103,6 +104,14 @@ export async function createDefinition(pool: Pool, project: ProjectRef, actorId:
 export async function getDefinition(db: Queryable, projectId: number, rawId: string): Promise<EventDefinition> {
   const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
   if (!row) throw notFound();
+  return presentDefinition(row);
+}
+
+/** `by_name/?name=`: the definition with exactly this name. */
+export async function getDefinitionByName(db: Queryable, projectId: number, name: string | undefined): Promise<EventDefinition> {
+  if (name === undefined || name === '') throw validationError("Query parameter 'name' is required", 'name', 'required');
+  const row = await findDefinitionByName(db, projectId, name);
+  if (!row) throw new ApiError(404, 'invalid_request', 'not_found', `Event definition with name '${name}' not found`);
   return presentDefinition(row);
 }
 

@@ -57,6 +57,11 @@ export async function findDefinition(db: Queryable, projectId: number, id: strin
   return rows[0] ?? null;
 }
 
+export async function findDefinitionByName(db: Queryable, projectId: number, name: string): Promise<DefinitionRecord | null> {
+  const { rows } = await db.query<DefinitionRecord>(`${SELECT} WHERE d.project_id = $1 AND d.name = $2`, [projectId, name]);
+  return rows[0] ?? null;
+}
+
 export async function definitionNameTaken(db: Queryable, projectId: number, name: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_definitions WHERE project_id = $1 AND name = $2', [projectId, name]);
   return (rowCount ?? 0) > 0;

@@ -5,7 +5,7 @@ import type { AppDeps } from '../../app.ts';
 import { PaginationQuery, pageOf, paginated } from '../http/pagination.ts';
 import { paginatedOf } from '../http/pagination.ts';
 import { CreatedPersonalApiKey, CreatePersonalApiKeyBody, PersonalApiKey, PersonalApiKeyParams } from './schemas.ts';
-import { createPersonalApiKey, deletePersonalApiKey, getPersonalApiKey, listPersonalApiKeys } from './service.ts';
+import { createPersonalApiKey, currentPersonalApiKey, deletePersonalApiKey, getPersonalApiKey, listPersonalApiKeys } from './service.ts';
 
 const tags = ['platform'];
 const PersonalApiKeyList = paginatedOf(PersonalApiKey);
@@ -47,6 +47,20 @@ export function personalApiKeyRoutes(deps: AppDeps) {
         const key = await createPersonalApiKey(deps, request.principal, request.body);
         return reply.code(201).send(key);
       },
+    );
+
+    app.get(
+      '/api/personal_api_keys/@current',
+      {
+        // No scope: any valid key may read itself (what PostHog's tools call to learn what a key may do).
+        config: {},
+        schema: {
+          tags,
+          summary: 'The key this request is authenticated with (masked), whatever its scopes; 404 for a console session',
+          response: { 200: PersonalApiKey },
+        },
+      },
+      async (request) => currentPersonalApiKey(deps, request.principal),
     );
 
     app.get(

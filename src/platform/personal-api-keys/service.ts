@@ -37,6 +37,14 @@ export async function getPersonalApiKey(deps: AppDeps, principal: Principal, id:
   return toPersonalApiKey(row);
 }
 
+/** The key the request came with; a console session has none. */
+export async function currentPersonalApiKey(deps: AppDeps, principal: Principal): Promise<PersonalApiKey> {
+  if (principal.kind !== 'personal_api_key') throw notFound();
+  const row = await findKeyOfUser(deps.pool, principal.user.id, principal.keyId);
+  if (!row) throw notFound();
+  return toPersonalApiKey(row);
+}
+
 function cleanScopes(scopes: string[]): string[] {
   if (scopes.length === 0) throw validationError('At least one scope is required.', 'scopes', 'required');
   for (const scope of scopes) {

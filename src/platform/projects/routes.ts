@@ -7,7 +7,7 @@ import { OrganizationParams } from '../organizations/schemas.ts';
 import { paginatedOf } from '../http/pagination.ts';
 import { resolveOrganization } from '../organizations/service.ts';
 import { CreateProjectBody, Project, ProjectParams, UpdateProjectBody } from './schemas.ts';
-import { createProject, deleteProject, getProject, listProjects, resetProjectToken, rotateSecretToken, updateProject } from './service.ts';
+import { createProject, deleteProject, getProject, listOrganizationProjects, listProjects, resetProjectToken, rotateSecretToken, updateProject } from './service.ts';
 
 const tags = ['platform'];
 const ProjectList = paginatedOf(Project);
@@ -58,6 +58,26 @@ export function projectRoutes(deps: AppDeps) {
       async (request, reply) => {
         const project = await createProject(deps, request.principal, request.body);
         return reply.code(201).send(project);
+      },
+    );
+
+    app.get(
+      '/api/organizations/:organization_id/projects',
+      {
+        config: { scope: 'project:read' },
+        schema: {
+          tags,
+          summary: "List the organization's projects the key may reach",
+          params: OrganizationParams,
+          querystring: PaginationQuery,
+          response: { 200: ProjectList },
+        },
+      },
+      async (request) => {
+        const organization = await resolveOrganization(deps, request.principal, request.params.organization_id);
+        const page = pageOf(request.query);
+        const { count, results } = await listOrganizationProjects(deps, request.principal, organization.id, page);
+        return paginated(request, page, count, results);
       },
     );
 

@@ -56,6 +56,12 @@ export async function listProjects(deps: AppDeps, principal: Principal, page: Pa
   return { count, results: rows.map((row) => toProject(row)) };
 }
 
+/** `GET /api/organizations/{id}/projects/`: the organization's projects the key may reach (the organization is already resolved). */
+export async function listOrganizationProjects(deps: AppDeps, principal: Principal, organizationId: string, page: Page) {
+  const { count, rows } = await listReachableProjects(deps.pool, keyReach(principal), { organizationId }, page);
+  return { count, results: rows.map((row) => toProject(row)) };
+}
+
 /** `project` was resolved and access-checked by the auth hook. */
 export async function getProject(deps: AppDeps, project: ProjectRef): Promise<Project> {
   const row = await findProject(deps.pool, project.id);

@@ -12,11 +12,16 @@ import { minimalFlag } from '../definitions.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, flagValue } from '../evaluate.ts';
 import { readGroups } from '../flags-request.ts';
-import { EvaluationReasonsQuery, MyFlagsQuery, ProjectParams } from '../schemas.ts';
+import { EvaluationReasonsQuery, MyFlagsQuery, ProjectParams, TestEvaluationBody, TestEvaluationResponse } from '../schemas.ts';
+import { testEvaluation, type TestEvaluationBody as TestEvaluationInput } from '../test-evaluation.ts';
+import { parseFlagId } from '../../flags/routes.ts';
+import { notFound } from '../../platform/errors.ts';
+import { Type } from 'typebox';
 
 const TAGS = ['feature_flags'];
 export const EVALUATION_REASONS = '/api/projects/:project_id/feature_flags/evaluation_reasons';
 export const MY_FLAGS = '/api/projects/:project_id/feature_flags/my_flags';
+export const TEST_EVALUATION = '/api/projects/:project_id/feature_flags/:id/test_evaluation';
 
 /** `groups` of the query string: a JSON object of group type → key. */
 function groupsParam(raw: unknown): Record<string, string> {
@@ -88,5 +93,27 @@ export function projectFlagRoutes(deps: SdkDeps) {
       },
     );
     refuseOtherMethods(app, MY_FLAGS, ['GET']);
+
+    app.post(
+      TEST_EVALUATION,
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'How this flag evaluates for one person now (by distinct_id or person_id)',
+          params: Type.Object({ project_id: Type.String(), id: Type.String() }),
+          body: TestEvaluationBody,
+          response: { 200: TestEvaluationResponse },
+        },
+      },
+      async (request) => {
+        const flagId = parseFlagId((request.params as { id: string }).id);
+        const view = await deps.cache.view(request.project.id);
+        const live = view.flags.find((flag) => flag.record.id === flagId);
+        if (!live) throw notFound();
+        return testEvaluation(deps.pool, view, live, request.body as TestEvaluationInput, request.log);
+      },
+    );
+    refuseOtherMethods(app, TEST_EVALUATION, ['POST']);
   };
 }
