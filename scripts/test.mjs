@@ -1,9 +1,11 @@
 // Runs the type checks (service and console), builds the console when its inputs changed (the
 // browser tests serve it), then every test file under test/ with node's test runner (through tsx).
-// With test files as arguments: only those, after the build check.
+// With test files as arguments: only those, after the build check. The test database
+// (TEST_DATABASE_URL) is created first when missing.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { DEFAULT_TEST_DATABASE_URL, ensureTestDatabase } from './test-database.mjs';
 
 function testFiles(dir) {
   return readdirSync(dir).flatMap((name) => {
@@ -14,6 +16,13 @@ function testFiles(dir) {
 }
 
 const run = (cmd, args) => spawnSync(cmd, args, { stdio: 'inherit', env: process.env }).status ?? 1;
+
+process.env.TEST_DATABASE_URL ||= DEFAULT_TEST_DATABASE_URL;
+const problem = await ensureTestDatabase(process.env.TEST_DATABASE_URL);
+if (problem) {
+  process.stderr.write(`${problem}\n`);
+  process.exit(1);
+}
 
 const only = process.argv.slice(2);
 if (only.length === 0) {

@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { Pool } from './db/pool.ts';
+import type { DatabaseTimeouts, Pool } from './db/pool.ts';
 import { registerOpenApi } from './openapi/plugin.ts';
 import { Authenticator, DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 import { installAuthentication } from './platform/auth/hook.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/json-body.ts';
+import { installQueryTextCheck } from './platform/http/query-text.ts';
 import { validatorCompiler } from './platform/http/validator.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
@@ -28,14 +29,18 @@ import { dashboardRoutes } from './dashboards/routes.ts';
 import { FlagCache } from './flags/cache.ts';
 import { flagActionRoutes } from './flags/actions/routes.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
-import { ChangeBus } from './platform/changes/bus.ts';
+import { ChangeBus, type ChangeBusOptions } from './platform/changes/bus.ts';
 import { ProjectTokens } from './events/ingestion/tokens.ts';
 import { createSdk } from './sdk/index.ts';
+import type { LastCalledWriter } from './sdk/last-called.ts';
 import { createSurveys } from './surveys/index.ts';
 
 export interface AppOptions {
   pool: Pool;
-  /** The database the pool reaches; its change notices keep the caches of every process current. */
+  /**
+   * A direct (session) connection to the pool's database, for LISTEN: its change notices keep the
+   * caches of every process current. null: no notices are heard (single-process tests).
+   */
   databaseUrl: string | null;
   /** A pino logger; none means silent (tests). */
   logger?: FastifyBaseLogger;
@@ -52,9 +57,17 @@ export interface AppOptions {
   /** SITE_URL: the public base URL for links; absent: each request's own origin. */
   siteUrl?: string | null;
   sessionLimits?: SessionLimits;
+  /** Milliseconds between writes of buffered `last_called_at` times; default 2 000 (tests call `app.lastCalled.flush()`). */
+  lastCalledIntervalMs?: number;
   loginThrottle?: ThrottleRule;
   /** The built console to serve at `/`; default web/dist. */
   consoleDir?: string;
+  /** The pool's timeouts, also used by the change-notice listener's own connection. */
+  databaseTimeouts?: DatabaseTimeouts;
+  /** The change-notice listener's heartbeat and reconnection pace (tests shorten them). */
+  changeBus?: Omit<ChangeBusOptions, 'log' | 'timeouts'>;
+  /** Told of every route as it is registered (the hostile-input tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** What every product area's routes get: the database and the shared authenticator. */
@@ -70,6 +83,15 @@ export interface AppDeps {
 
 export type App = FastifyInstance;
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Buffered `last_called_at` times (tests write them at once with `flush`). */
+    lastCalled: LastCalledWriter;
+    /** The change-notice bus (tests watch its listener connection). */
+    changeBus: ChangeBus;
+  }
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
@@ -81,7 +103,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: options.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
-  const bus = new ChangeBus(options.databaseUrl, (message) => app.log.warn(message));
+  const bus = new ChangeBus(options.databaseUrl, {
+    ...options.changeBus,
+    timeouts: options.databaseTimeouts,
+    log: (message) => app.log.warn(message),
+  });
+  const { onRoute } = options;
+  if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
   const deps: AppDeps = {
     pool: options.pool,
     authenticator: new Authenticator(options.pool, bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS),
@@ -91,11 +119,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     accounts: { siteUrl: options.siteUrl ?? null, throttle: options.loginThrottle ?? DEFAULT_THROTTLE },
   };
   await bus.start();
+  app.decorate('changeBus', bus);
   app.addHook('onClose', async () => bus.close());
 
   app.setValidatorCompiler(validatorCompiler);
   installJsonBodyParser(app);
   installEmptyBodyDefault(app);
+  installQueryTextCheck(app);
   installErrorHandling(app);
   // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
   // a request in flight when close began stays open and holds app.close() for the keep-alive
@@ -120,12 +150,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(flagActionRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
   await app.register(cohortRoutes(deps), { prefix: '/api/projects/:project_id/cohorts' });
   await app.register(dashboardRoutes(deps), { prefix: '/api/projects/:project_id/dashboards' });
-  const sdk = createSdk(deps);
+  const sdk = createSdk(deps, { log: app.log, lastCalledIntervalMs: options.lastCalledIntervalMs });
   const surveys = createSurveys(deps, { log: app.log, jobsIntervalMs: options.surveyJobsIntervalMs ?? 0 });
   await app.register(ingestionRoutes(deps, [...sdk.processors, ...surveys.processors]));
   await app.register(sdk.routes);
   await app.register(surveys.routes);
   app.decorate('surveyJobs', surveys.jobs);
+  app.decorate('lastCalled', sdk.lastCalled);
+  app.addHook('onReady', async () => sdk.lastCalled.start());
+  app.addHook('onClose', async () => sdk.lastCalled.stop());
   app.addHook('onReady', async () => surveys.jobs.start());
   app.addHook('onClose', async () => surveys.jobs.stop());
   await app.register(personRoutes(deps), { prefix: '/api/projects/:project_id/persons' });

@@ -1,10 +1,20 @@
 import path from 'node:path';
+import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 
 export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /**
+   * DATABASE_LISTEN_URL: a direct (session) connection for change notices (LISTEN) and migrations
+   * (a session advisory lock); default DATABASE_URL, which may then go through a transaction-mode pooler.
+   */
+  listenUrl: string | null;
+  /** DATABASE_POOL_SIZE: connections in this process's pool (default 10). */
+  poolSize: number;
+  /** DATABASE_PREPARED_STATEMENTS: `false` for a pooler that cannot keep named statements (PgBouncer < 1.21 in transaction mode). */
+  preparedStatements: boolean;
   dataDir: string;
   initApiKey: string | null;
   logLevel: string;
@@ -19,6 +29,11 @@ export interface Config {
   /** INIT_ADMIN_EMAIL / INIT_ADMIN_PASSWORD: the owner to make sure of at start. */
   initAdminEmail: string | null;
   initAdminPassword: string | null;
+  /**
+   * DATABASE_CONNECT_TIMEOUT_MS (5 000), DATABASE_STATEMENT_TIMEOUT_MS (30 000),
+   * DATABASE_LOCK_TIMEOUT_MS (5 000), DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS (60 000).
+   */
+  databaseTimeouts: DatabaseTimeouts;
 }
 
 function parsePort(raw: string | undefined): number {
@@ -35,6 +50,22 @@ function parseInterval(raw: string | undefined): number {
   const ms = Number(raw);
   if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`SURVEY_JOBS_INTERVAL_MS must be a non-negative integer, got "${raw}"`);
   return ms;
+}
+
+function parsePoolSize(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return 10;
+  const size = Number(raw);
+  // One connection would leave a request that reads outside its open transaction waiting on itself.
+  if (!Number.isInteger(size) || size < 2 || size > 1000) throw new Error(`DATABASE_POOL_SIZE must be a whole number from 2 to 1000, got "${raw}"`);
+  return size;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  const value = raw?.trim().toLowerCase() ?? '';
+  if (value === '') return fallback;
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
 }
 
 function parseTrustProxy(raw: string | undefined): boolean | string[] {
@@ -63,11 +94,39 @@ function parseSeconds(name: string, raw: string | undefined, fallbackMs: number)
   return seconds * 1000;
 }
 
+/** Milliseconds, 0 (no limit, PostgreSQL's meaning) or at least `min`. */
+function parseMillis(name: string, raw: string | undefined, fallback: number, min: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const ms = Number(raw);
+  if (!Number.isSafeInteger(ms) || ms < 0 || (ms !== 0 && ms < min)) {
+    throw new Error(`${name} must be a whole number of milliseconds, 0 or at least ${min}, got "${raw}"`);
+  }
+  return ms;
+}
+
+function parseDatabaseTimeouts(env: NodeJS.ProcessEnv): DatabaseTimeouts {
+  const defaults = DEFAULT_DATABASE_TIMEOUTS;
+  return {
+    connectMs: parseMillis('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, defaults.connectMs, 100),
+    statementMs: parseMillis('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, defaults.statementMs, 100),
+    lockMs: parseMillis('DATABASE_LOCK_TIMEOUT_MS', env.DATABASE_LOCK_TIMEOUT_MS, defaults.lockMs, 100),
+    idleInTransactionMs: parseMillis(
+      'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      env.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
+      defaults.idleInTransactionMs,
+      1_000,
+    ),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsePort(env.PORT),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || null,
+    listenUrl: env.DATABASE_LISTEN_URL || env.DATABASE_URL || null,
+    poolSize: parsePoolSize(env.DATABASE_POOL_SIZE),
+    preparedStatements: parseBoolean('DATABASE_PREPARED_STATEMENTS', env.DATABASE_PREPARED_STATEMENTS, true),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
@@ -80,5 +139,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     initAdminEmail: env.INIT_ADMIN_EMAIL?.trim() || null,
     initAdminPassword: env.INIT_ADMIN_PASSWORD || null,
+    databaseTimeouts: parseDatabaseTimeouts(env),
   };
 }

@@ -1,16 +1,15 @@
-import pino from 'pino';
 import { buildApp, type App } from './app.ts';
 import { loadConfig } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
-import { migrate } from './db/migrate.ts';
+import { migrateOn } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
 import { bootstrap } from './platform/bootstrap.ts';
+import { ensureFirstOwner } from './platform/first-owner.ts';
+import { signInLink } from './platform/sessions/sign-in-links.ts';
+import { createLogger } from './platform/logging.ts';
 
 const config = loadConfig();
-const logger = pino({
-  level: config.logLevel,
-  redact: { paths: ['req.headers.authorization', 'headers.authorization'], censor: '[redacted]' },
-});
+const logger = createLogger(config.logLevel);
 
 let embedded: EmbeddedDatabase | null = null;
 let pool: Pool | null = null;
@@ -55,18 +54,26 @@ try {
     embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
   }
   const databaseUrl = config.databaseUrl ?? embedded!.url;
-  pool = createPool(databaseUrl);
-  const { applied } = await migrate(pool);
+  const listenUrl = config.listenUrl ?? databaseUrl;
+  pool = createPool(databaseUrl, config.poolSize, {
+    timeouts: config.databaseTimeouts,
+    preparedStatements: config.preparedStatements,
+    onConnectionError: (error) => logger.warn({ err: { message: error.message } }, 'database connection lost; the pool replaces it'),
+  });
+  // Migrations hold a session advisory lock: on the direct connection, not through a pooler.
+  const { applied } = await migrateOn(listenUrl);
   if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey);
+  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail ?? undefined);
+  const signInToken = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
   app = await buildApp({
     pool,
-    databaseUrl,
+    databaseUrl: listenUrl,
     logger,
     surveyJobsIntervalMs: config.surveyJobsIntervalMs,
     trustProxy: config.trustProxy,
     siteUrl: config.siteUrl,
     sessionLimits: config.sessionLimits,
+    databaseTimeouts: config.databaseTimeouts,
   });
   const address = await app.listen({ port: config.port, host: config.host });
   const url = address.replace('://0.0.0.0', '://127.0.0.1');
@@ -76,6 +83,13 @@ try {
     process.stdout.write(
       `First start: created a personal API key with scope "*" (shown only this once):\n\n    ${generatedKey}\n\n` +
         `Try: curl -H "Authorization: Bearer ${generatedKey}" ${url}/api/projects/${projectId}/feature_flags/\n\n`,
+    );
+  }
+  if (signInToken) {
+    // Printed, never logged: like the key, it is for the person at the terminal.
+    process.stdout.write(
+      `Open the console and sign in as its owner (one-time link, valid 24 hours; set a password there):\n\n` +
+        `    ${signInLink(config.siteUrl ?? url, signInToken)}\n\n`,
     );
   }
 } catch (error) {

@@ -18,6 +18,8 @@ export interface EmbeddedOptions {
    * so a process that exits without stopping the cluster still stops it.
    */
   ownsShutdownSignals?: boolean;
+  /** Listen on this port rather than a free one (a restart that keeps the address). */
+  port?: number;
 }
 
 const EMBEDDED_USER = 'postgres';
@@ -104,7 +106,7 @@ export async function startEmbeddedPostgres(
   const runningAsRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (runningAsRoot) grantTraversal([dataDir, embeddedBinariesRoot()], log);
   const EmbeddedPostgres = await loadEmbeddedPostgres(options);
-  const port = await findFreePort();
+  const port = options.port ?? (await findFreePort());
   // The server's recent output, for the error when it does not start (the package rejects with nothing).
   const recentOutput: string[] = [];
   const server = new EmbeddedPostgres({

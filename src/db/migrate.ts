@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Pool } from './pool.ts';
+import { createPool, type Pool } from './pool.ts';
 
 const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 // Any constant works; it only has to be the same for every process sharing the database.
@@ -13,13 +13,17 @@ export interface MigrationResult {
 
 /**
  * Applies every migrations/NNN_name.sql not yet recorded, each in its own transaction, under an
- * advisory lock so that several processes starting together migrate once.
+ * advisory lock so that several processes starting together migrate once. Migrations run without
+ * the pool's statement and lock timeouts: one may rebuild a large table, and a process starting
+ * beside another waits for that one's migrations. The connection is closed afterwards, so its
+ * session settings never reach a request.
  */
 export async function migrate(pool: Pool): Promise<MigrationResult> {
   const files = (await readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_[\w-]+\.sql$/.test(f)).sort();
   const client = await pool.connect();
   const applied: string[] = [];
   try {
+    await client.query('SET statement_timeout = 0; SET lock_timeout = 0');
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
     await client.query(
       `CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -44,7 +48,17 @@ export async function migrate(pool: Pool): Promise<MigrationResult> {
     }
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => {});
-    client.release();
+    client.release(true);
   }
   return { applied };
+}
+
+/** `migrate` on a connection of its own to `connectionString` (a direct one: the lock is session-level). */
+export async function migrateOn(connectionString: string): Promise<MigrationResult> {
+  const pool = createPool(connectionString, 1);
+  try {
+    return await migrate(pool);
+  } finally {
+    await pool.end();
+  }
 }

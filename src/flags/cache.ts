@@ -3,7 +3,13 @@ import { ProjectCache } from '../platform/project-cache.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
 import { renderFlag, type RenderedFlag } from './present.ts';
 import type { FlagRecord } from './record.ts';
-import { findFlag, projectFlags } from './store.ts';
+import { findFlag, lastCalledWrittenSince, projectFlags } from './store.ts';
+
+/**
+ * How far back each look for `last_called_at` written elsewhere reaches before the previous look's
+ * clock: a write stamped just before that look may have committed just after it.
+ */
+const LAST_CALLED_SLACK_MS = 10_000;
 
 /** Newest first, then by id: the list's default order. */
 function newestFirst(a: RenderedFlag, b: RenderedFlag): number {
@@ -15,7 +21,10 @@ export class ProjectFlags {
   private readonly byId = new Map<number, RenderedFlag>();
   private readonly liveKeys = new Map<string, number>();
   private ordered: RenderedFlag[] | null = null;
-  /** Goes up on every change, so views derived from these flags (the SDK definitions) know to rebuild. */
+  /**
+   * Goes up on every change but `last_called_at`, so views derived from these flags (the SDK
+   * definitions, which do not show it) know to rebuild.
+   */
   revision = 0;
 
   constructor(records: FlagRecord[]) {
@@ -45,6 +54,14 @@ export class ProjectFlags {
     this.ordered = null;
     this.revision++;
   }
+
+  /** `last_called_at` moved forward: the flag is rendered again, the revision stays. */
+  calledAt(id: number, at: Date): void {
+    const current = this.byId.get(id)?.record;
+    if (!current || (current.last_called_at !== null && current.last_called_at >= at)) return;
+    this.byId.set(id, renderFlag({ ...current, last_called_at: at }));
+    this.ordered = null;
+  }
 }
 
 /**
@@ -55,6 +72,8 @@ export class ProjectFlags {
 export class FlagCache {
   private readonly projects: ProjectCache<ProjectFlags>;
   private readonly refreshQueues = new Map<number, Promise<void>>();
+  /** The database's clock at the previous `syncLastCalled`. */
+  private lastCalledSeen = new Date(0);
 
   constructor(
     private readonly pool: Pool,
@@ -81,19 +100,26 @@ export class FlagCache {
   }
 
   /**
-   * `last_called_at` moved forward (ingestion, once its transaction committed): the cached records
-   * take the new times without a re-read (other processes re-read on the change notice).
+   * `last_called_at` moved forward (written by this process's ingestion, or found by
+   * `syncLastCalled`): the cached records take the new times without a re-read.
    */
   noteLastCalled(projectId: number, updates: readonly { id: number; lastCalledAt: Date }[]): void {
-    this.projects.changed(projectId);
     const project = this.projects.peek(projectId);
     if (!project) return;
-    for (const { id, lastCalledAt } of updates) {
-      const current = project.get(id)?.record;
-      if (current && (current.last_called_at === null || current.last_called_at < lastCalledAt)) {
-        project.put({ ...current, last_called_at: lastCalledAt });
-      }
-    }
+    for (const { id, lastCalledAt } of updates) project.calledAt(id, lastCalledAt);
+  }
+
+  /**
+   * Takes the `last_called_at` times other processes wrote since the previous call, for the
+   * projects held here (one query; `last_called_at` sends no change notice).
+   */
+  async syncLastCalled(): Promise<void> {
+    const projectIds = this.projects.loadedIds();
+    if (projectIds.length === 0) return;
+    const since = new Date(this.lastCalledSeen.getTime() - LAST_CALLED_SLACK_MS);
+    const { now, flags } = await lastCalledWrittenSince(this.pool, projectIds, since);
+    this.lastCalledSeen = now;
+    for (const flag of flags) this.noteLastCalled(flag.project_id, [{ id: flag.id, lastCalledAt: flag.last_called_at }]);
   }
 
   drop(projectId: number): void {

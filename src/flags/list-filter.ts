@@ -1,3 +1,5 @@
+import { validationError } from '../platform/errors.ts';
+import { isQueryTrue, parseQueryBoolean } from '../platform/http/drf-boolean.ts';
 import type { FlagListQuery } from './schemas.ts';
 
 export type FlagOrder = { column: 'key' | 'name' | 'created_at' | 'updated_at' | 'version' | 'last_called_at'; descending: boolean };
@@ -42,9 +44,15 @@ function parseOrder(raw: string | undefined): FlagOrder {
 
 const LIST_TYPES = new Set(['boolean', 'multivariant', 'experiment', 'remote_config']);
 
+function activeFilter(raw: string): boolean {
+  const active = parseQueryBoolean(raw);
+  if (active === undefined) throw validationError(`"${raw}" is not a valid choice.`, 'active', 'invalid_choice');
+  return active;
+}
+
 export function decodeListQuery(query: FlagListQuery): FlagListFilter {
   return {
-    active: query.active === 'true' ? true : query.active === 'false' ? false : undefined,
+    active: query.active === undefined || query.active === 'STALE' ? undefined : activeFilter(query.active),
     staleOnly: query.active === 'STALE',
     createdById: query.created_by_id,
     // `both` and `all` mean the same runtime everywhere.
@@ -56,8 +64,7 @@ export function decodeListQuery(query: FlagListQuery): FlagListFilter {
           : [query.evaluation_runtime],
     // Invalid JSON is ignored, as PostHog does.
     excludedKeys: query.excluded_properties ? (parseJsonStringList(query.excluded_properties) ?? []) : [],
-    hasEvaluationTags:
-      query.has_evaluation_tags === undefined ? undefined : ['true', '1', 'yes'].includes(query.has_evaluation_tags.toLowerCase()),
+    hasEvaluationTags: query.has_evaluation_tags === undefined ? undefined : isQueryTrue(query.has_evaluation_tags),
     search: query.search?.trim() ? query.search.trim() : undefined,
     tags: parseTags(query.tags),
     type: query.type && LIST_TYPES.has(query.type) ? (query.type as FlagListFilter['type']) : undefined,

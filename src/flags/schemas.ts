@@ -82,11 +82,13 @@ export type FlagResponse = Static<typeof FlagResponse>;
 export const FlagListQuery = Type.Object({
   limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
   offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
-  active: Type.Optional(Type.Enum(['true', 'false', 'STALE'])),
+  active: Type.Optional(
+    Type.String({ description: 'true (or any boolean spelling DRF takes: 1, yes, on …): active flags; false (0, no, off …): inactive ones; STALE: stale or inactive', examples: ['true', 'false', 'STALE'] }),
+  ),
   created_by_id: Type.Optional(Type.Integer({ minimum: 0, maximum: 2147483647 })),
   evaluation_runtime: Type.Optional(Type.Enum(['both', 'all', 'client', 'server'])),
   excluded_properties: Type.Optional(Type.String({ description: 'JSON list of flag keys to leave out' })),
-  has_evaluation_tags: Type.Optional(Type.String({ description: 'true/1/yes: with evaluation tags; otherwise without' })),
+  has_evaluation_tags: Type.Optional(Type.String({ description: 'true (1, yes, on …): with evaluation tags; otherwise without' })),
   search: Type.Optional(Type.String()),
   tags: Type.Optional(Type.String({ description: 'JSON list or comma-separated tag names; any of them' })),
   type: Type.Optional(Type.String({ description: 'boolean, multivariant, experiment or remote_config' })),

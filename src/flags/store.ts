@@ -26,6 +26,27 @@ export async function projectFlags(db: Queryable, projectId: number): Promise<Fl
   return rows;
 }
 
+/**
+ * The `last_called_at` of these projects' flags written after `since` (database clock), and the
+ * database's clock now, for the next look.
+ */
+export async function lastCalledWrittenSince(
+  db: Queryable,
+  projectIds: readonly number[],
+  since: Date,
+): Promise<{ now: Date; flags: { project_id: number; id: number; last_called_at: Date }[] }> {
+  const { rows } = await db.query<{ now: Date; project_id: number | null; id: number | null; last_called_at: Date | null }>(
+    `SELECT now() AS now, f.project_id, f.id, f.last_called_at
+       FROM (SELECT 1) AS one
+       LEFT JOIN feature_flags f ON f.project_id = ANY($1::int[]) AND f.last_called_written_at > $2 AND f.last_called_at IS NOT NULL`,
+    [projectIds, since],
+  );
+  const flags = rows.flatMap((row) =>
+    row.id === null || row.project_id === null || row.last_called_at === null ? [] : [{ project_id: row.project_id, id: row.id, last_called_at: row.last_called_at }],
+  );
+  return { now: rows[0].now, flags };
+}
+
 /** Serialises the writes that add a live flag to the project until the transaction ends (the live-flag limit). */
 export async function lockLiveFlagCount(db: Queryable, projectId: number): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_020, projectId]);

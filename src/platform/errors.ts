@@ -57,15 +57,36 @@ export const csrfFailed = (detail = 'CSRF token missing or incorrect.') =>
 export const invalidCredentials = () =>
   new ApiError(400, 'validation_error', 'invalid_credentials', 'Invalid email or password.');
 
-/** A 429 whose `Retry-After` the error handler sends from `retryAfterSeconds`. */
-export class ThrottledError extends ApiError {
+/** An answer worth retrying later: the error handler sends `Retry-After` from `retryAfterSeconds`. */
+export class RetryLaterError extends ApiError {
   constructor(
     readonly retryAfterSeconds: number,
+    status: number,
+    type: ErrorType,
+    code: string,
     detail: string,
   ) {
-    super(429, 'throttled_error', 'throttled', detail);
+    super(status, type, code, detail);
   }
 }
+
+export class ThrottledError extends RetryLaterError {
+  constructor(retryAfterSeconds: number, detail: string) {
+    super(retryAfterSeconds, 429, 'throttled_error', 'throttled', detail);
+  }
+}
+
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** The database could not serve the request now (see db/unavailable.ts); SDKs retry a 503. */
+export const databaseUnavailable = () =>
+  new RetryLaterError(
+    DATABASE_RETRY_AFTER_SECONDS,
+    503,
+    'server_error',
+    'database_unavailable',
+    'The database is unavailable or did not answer in time. Please try again shortly.',
+  );
 
 export const conflict = (detail: string) => new ApiError(409, 'server_error', 'conflict', detail);
 

@@ -28,6 +28,11 @@ export class ProjectCache<T> {
     return this.values.get(projectId);
   }
 
+  /** The projects whose value is loaded. */
+  loadedIds(): number[] {
+    return [...this.values.keys()];
+  }
+
   /** Something in the project changed; a load already under way will not be kept. */
   changed(projectId: number): void {
     this.generations.set(projectId, (this.generations.get(projectId) ?? 0) + 1);

@@ -47,6 +47,8 @@ function firstText(value: unknown): string | null {
 
 export class SdkAuth {
   private readonly secrets = new Map<string, { projectId: number | null; expiresAt: number }>();
+  /** Bumped by every clear, so a lookup that raced with a rotation is answered but not kept. */
+  private secretsGeneration = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -55,9 +57,9 @@ export class SdkAuth {
     bus: ChangeBus,
   ) {
     bus.subscribe((change) => {
-      if (change.kind === 'project' || change.kind === 'auth') this.secrets.clear();
+      if (change.kind === 'project' || change.kind === 'auth') this.clearSecrets();
     });
-    bus.onResync(() => this.secrets.clear());
+    bus.onResync(() => this.clearSecrets());
   }
 
   /** The project of a public project token. */
@@ -116,11 +118,18 @@ export class SdkAuth {
     const now = Date.now();
     const hit = this.secrets.get(hash);
     if (hit && hit.expiresAt > now) return hit.projectId;
+    const generation = this.secretsGeneration;
     const row = await findProjectBySecretHash(this.pool, hash);
     const projectId = row && hashesEqual(row.secret_token_hash, hash) ? row.id : null;
+    if (generation !== this.secretsGeneration) return projectId;
     if (this.secrets.size >= MAX_ENTRIES) this.secrets.clear();
     this.secrets.set(hash, { projectId, expiresAt: now + TTL_MS });
     return projectId;
+  }
+
+  private clearSecrets(): void {
+    this.secretsGeneration += 1;
+    this.secrets.clear();
   }
 }
 

@@ -4,7 +4,7 @@
  * A view is built from two sources and rebuilt when either changes:
  * - the project's flags, from the FlagCache (kept current by flag writes in this process and by
  *   change notices from the others); a view remembers the flag set and its revision it was built
- *   from, so any flag change (also `last_called_at`) is seen on the next request;
+ *   from, so any flag change (but `last_called_at`, which views do not show) is seen on the next request;
  * - the project's cohorts and group types, loaded here in one query and dropped on `cohort`,
  *   `group_types` and `project` notices — from every process, this one included (its own notices
  *   arrive over LISTEN/NOTIFY once the writer committed; cohort and group-type writers also

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 
 import { decodeBody } from '../events/ingestion/decode.ts';
 import { INGESTION_LIMITS } from '../events/ingestion/limits.ts';
 import { ApiError } from '../platform/errors.ts';
+import { storableValue } from '../platform/http/storable-text.ts';
 
 export const BODY_LIMIT = INGESTION_LIMITS.maxBodyBytes;
 
@@ -23,7 +24,10 @@ function firstValue(value: unknown): string | undefined {
   return undefined;
 }
 
-/** The decoded body; an empty body reads as `{}`. */
+/**
+ * The decoded body; an empty body reads as `{}`. Text PostgreSQL cannot store (NUL, lone
+ * surrogates: in a distinct id, a property value) becomes U+FFFD, as ingestion stores it.
+ */
 export async function readBody(request: FastifyRequest): Promise<unknown> {
   const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
   if (body.toString('utf8').trim() === '') return {};
@@ -33,7 +37,7 @@ export async function readBody(request: FastifyRequest): Promise<unknown> {
     contentEncoding: firstValue(request.headers['content-encoding']),
     compression: firstValue((request.query as Record<string, unknown> | undefined)?.compression),
   });
-  return decoded.payload;
+  return decoded.needsSanitizing ? storableValue(decoded.payload) : decoded.payload;
 }
 
 /** Browsers call these endpoints from any site (posthog-js, the OFREP web provider). */

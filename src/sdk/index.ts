@@ -12,6 +12,7 @@ import type { EventProcessor } from '../events/pipeline.ts';
 import { SdkAuth } from './auth.ts';
 import { SdkCache } from './cache.ts';
 import type { SdkDeps } from './deps.ts';
+import { LastCalledWriter, type LastCalledLog } from './last-called.ts';
 import { groupTypesProcessor, lastCalledProcessor } from './processors.ts';
 import { definitionsRoutes } from './routes/definitions.ts';
 import { evaluationRoutes } from './routes/evaluation.ts';
@@ -21,16 +22,26 @@ import { projectFlagRoutes } from './routes/project-flags.ts';
 export interface Sdk {
   deps: SdkDeps;
   processors: EventProcessor[];
+  /** Buffers `last_called_at`; the app starts and stops it. */
+  lastCalled: LastCalledWriter;
   routes: (app: FastifyInstance) => Promise<void>;
 }
 
-export function createSdk(app: AppDeps): Sdk {
+export interface SdkOptions {
+  log: LastCalledLog;
+  /** Milliseconds between writes of buffered `last_called_at` times (default 2 000; 0: only on `flush`). */
+  lastCalledIntervalMs?: number;
+}
+
+export function createSdk(app: AppDeps, options: SdkOptions): Sdk {
   const cache = new SdkCache(app.pool, app.bus, app.flagCache);
   const auth = new SdkAuth(app.pool, app.authenticator, app.projectTokens, app.bus);
   const deps: SdkDeps = { pool: app.pool, cache, auth };
+  const lastCalled = new LastCalledWriter(app.pool, app.flagCache, options.log, options.lastCalledIntervalMs);
   return {
     deps,
-    processors: [lastCalledProcessor(app.bus, app.flagCache), groupTypesProcessor(app.bus)],
+    lastCalled,
+    processors: [lastCalledProcessor(lastCalled), groupTypesProcessor(app.bus)],
     async routes(root: FastifyInstance) {
       await root.register(evaluationRoutes(deps));
       await root.register(definitionsRoutes(deps));

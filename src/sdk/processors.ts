@@ -1,13 +1,12 @@
 /**
  * Event processors the SDK area registers with ingestion (`ingestionRoutes(deps, processors)`).
- * Both run inside the batch's transaction and refresh this process's caches once it commits.
+ * They run inside the batch's transaction and act once it commits.
  */
 import type { PoolClient } from '../db/pool.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
-import type { FlagCache } from '../flags/cache.ts';
 import type { IncomingEvent } from '../events/types.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
-import { touchLastCalled } from './store.ts';
+import type { LastCalledWriter } from './last-called.ts';
 
 export const FLAG_CALLED_EVENT = '$feature_flag_called';
 
@@ -25,20 +24,16 @@ export function latestCalls(events: readonly IncomingEvent[]): { key: string; at
 }
 
 /**
- * `$feature_flag_called` → the flag's `last_called_at` (reference §7.3, done per batch instead of by
- * a periodic job): `max(stored, latest event timestamp)` for every flag with that key, deleted ones
- * too, in one statement; never backwards. Each flag changed gets a `flag` change notice (other
- * processes re-read it); once the batch committed, this process's flag cache takes the new times.
+ * `$feature_flag_called` → the flag's `last_called_at` (reference §7.3): the latest call per key of
+ * each committed batch goes to the writer, which stores them in batches (sdk/last-called.ts).
+ * Nothing is written on the batch's transaction.
  */
-export function lastCalledProcessor(bus: ChangeBus, flagCache: FlagCache): EventProcessor {
+export function lastCalledProcessor(writer: LastCalledWriter): EventProcessor {
   return {
-    async process(client: PoolClient, projectId: number, events: IncomingEvent[]) {
+    async process(_client: PoolClient, projectId: number, events: IncomingEvent[]) {
       const calls = latestCalls(events);
       if (calls.length === 0) return;
-      const touched = await touchLastCalled(client, projectId, calls);
-      if (touched.length === 0) return;
-      await bus.publishAll(client, touched.map((flag) => ({ kind: 'flag' as const, projectId, id: flag.id })));
-      return () => flagCache.noteLastCalled(projectId, touched.map((flag) => ({ id: flag.id, lastCalledAt: flag.last_called_at })));
+      return () => writer.record(projectId, calls);
     },
   };
 }

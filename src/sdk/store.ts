@@ -147,22 +147,31 @@ export async function findProjectBySecretHash(db: Queryable, hash: string): Prom
   return rows[0] ?? null;
 }
 
+/** One flag key's latest `$feature_flag_called` time in a project. */
+export interface LastCall {
+  projectId: number;
+  key: string;
+  at: Date;
+}
+
 /**
  * `last_called_at = max(stored, at)` for the flags with these keys (deleted ones too), in one
- * statement; never moves backwards. Answers the flags it changed, with their new time.
+ * statement; never moves backwards. Stamps `last_called_written_at` so the other processes find
+ * the change (flags/store.ts `lastCalledWrittenSince`). Answers the flags it changed.
  */
-export async function touchLastCalled(
+export async function writeLastCalled(
   db: Queryable,
-  projectId: number,
-  calls: readonly { key: string; at: Date }[],
-): Promise<{ id: number; last_called_at: Date }[]> {
+  calls: readonly LastCall[],
+): Promise<{ project_id: number; id: number; last_called_at: Date }[]> {
   if (calls.length === 0) return [];
-  const { rows } = await db.query<{ id: number; last_called_at: Date }>(
-    `UPDATE feature_flags f SET last_called_at = c.at
-       FROM jsonb_to_recordset($2::jsonb) AS c(key text, at timestamptz)
-      WHERE f.project_id = $1 AND f.key = c.key AND (f.last_called_at IS NULL OR f.last_called_at < c.at)
-      RETURNING f.id, f.last_called_at`,
-    [projectId, JSON.stringify(calls.map((call) => ({ key: call.key, at: call.at.toISOString() })))],
+  const values = calls.map((_, i) => `($${3 * i + 1}::int, $${3 * i + 2}::text, $${3 * i + 3}::timestamptz)`);
+  const params = calls.flatMap((call) => [call.projectId, call.key, call.at.toISOString()]);
+  const { rows } = await db.query<{ project_id: number; id: number; last_called_at: Date }>(
+    `UPDATE feature_flags f SET last_called_at = GREATEST(f.last_called_at, c.at), last_called_written_at = now()
+       FROM (VALUES ${values.join(', ')}) AS c(project_id, key, at)
+      WHERE f.project_id = c.project_id AND f.key = c.key AND (f.last_called_at IS NULL OR f.last_called_at < c.at)
+      RETURNING f.project_id, f.id, f.last_called_at`,
+    params,
   );
   return rows;
 }

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
+import { isQueryTrue } from '../platform/http/drf-boolean.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../platform/http/pagination.ts';
 import { sendJson } from '../platform/http/send-json.ts';
@@ -58,7 +59,7 @@ export function surveyRoutes(deps: AppDeps) {
         const { search, archived } = request.query;
         const { count, surveys } = await listSurveys(pool, request.project.id, {
           search,
-          archived: archived === undefined ? undefined : archived.toLowerCase() === 'true',
+          archived: archived === undefined ? undefined : isQueryTrue(archived),
           ...page,
         });
         const flags = flagsFrom(await flagCache.project(request.project.id));

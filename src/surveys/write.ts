@@ -163,7 +163,9 @@ export async function requireTargetingFlag(db: Queryable, projectId: number, id:
 
 /** A live flag of the project for `linked_flag_id`, or PostHog's message (reference §2.6 rule 1). */
 export async function requireLinkedFlag(db: Queryable, projectId: number, id: number | null): Promise<void> {
-  if (!id) return;
+  if (id === null) return;
+  // PostHog's primary-key field refuses an id no row has before its own rule (which skips 0) runs.
+  if (id === 0) throw validationError('Invalid pk "0" - object does not exist.', 'linked_flag_id', 'does_not_exist');
   const [flag] = await liveFlagsByIds(db, projectId, [id]);
   if (!flag) throw validationError('Feature Flag with this ID does not exist');
 }

@@ -167,3 +167,43 @@ test('a client-side route loaded directly serves the app, and an unknown page sa
   await page.goto('/feature_flags/999999');
   await page.getByText('Not found.').waitFor();
 });
+
+test('project settings: the project token is reset and the secret token rotated from the page; the server follows at once', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  opened.problems.length = 0; // the test before this one visits a flag that does not exist on purpose
+  await page.setViewportSize(WIDE);
+  await page.goto('/settings/project');
+  const tokenField = page.getByLabel('Project token', { exact: true });
+  await tokenField.waitFor();
+  const oldToken = await tokenField.inputValue();
+  const flagsWith = (token: string) =>
+    fetch(`${origin}/flags/?v=2`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token, distinct_id: 'ada' }) });
+  assert.equal((await flagsWith(oldToken)).status, 200);
+
+  await step(opened, 'the project token was not reset', async () => {
+    await page.getByRole('button', { name: 'Reset token' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Reset', exact: true }).click();
+    await page.getByText('The project token was reset.').waitFor();
+    await page.waitForFunction((old) => (document.querySelector('input[readonly]') as HTMLInputElement | null)?.value !== old, oldToken);
+  });
+  const newToken = await tokenField.inputValue();
+  assert.match(newToken, /^phc_/);
+  assert.notEqual(newToken, oldToken);
+  assert.equal((await flagsWith(oldToken)).status, 401);
+  assert.equal((await flagsWith(newToken)).status, 200);
+
+  const secret = await step(opened, 'the secret token was not rotated', async () => {
+    await page.getByRole('button', { name: 'Rotate secret token' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Rotate', exact: true }).click();
+    const dialog = page.getByRole('dialog', { name: 'Your new secret token' });
+    await dialog.waitFor();
+    const value = await dialog.getByLabel('Secret token').inputValue();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    return value;
+  });
+  assert.match(secret, /^phs_[A-Za-z0-9_-]{43}$/);
+  const definitions = await fetch(`${origin}/api/feature_flag/local_evaluation`, { headers: { authorization: `Bearer ${secret}` } });
+  assert.equal(definitions.status, 200);
+  await page.getByText(`phs_...${secret.slice(-4)}`).waitFor();
+  assert.deepEqual(opened.problems, [], 'no console errors, page errors or failed requests');
+});

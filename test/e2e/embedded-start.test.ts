@@ -1,7 +1,7 @@
 // Starts the service exactly as `npm start` does (no DATABASE_URL: the embedded PostgreSQL in
-// DATA_DIR) and checks what a new user sees: the printed URL and key, health, the key working,
-// data surviving a restart, INIT_API_KEY, and a clean, graceful stop; and the graceful stop on
-// DATABASE_URL too.
+// DATA_DIR) and checks what a new user sees: the printed URL, key and one-time sign-in link, health,
+// the key and the link working, data surviving a restart, INIT_API_KEY, INIT_ADMIN_EMAIL/PASSWORD,
+// and a clean, graceful stop; and the graceful stop on DATABASE_URL too.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -28,6 +28,8 @@ interface Service {
   url: string;
   /** The `phx_` key printed on this start, or null when none was printed. */
   key: string | null;
+  /** The one-time sign-in link printed on this start, or null. */
+  signInLink: string | null;
   output(): string;
   exited: Promise<Exit>;
 }
@@ -97,7 +99,9 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Pr
 async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
   if (!('DATABASE_URL' in extraEnv)) delete env.DATABASE_URL;
-  if (!('INIT_API_KEY' in extraEnv)) delete env.INIT_API_KEY;
+  for (const name of ['INIT_API_KEY', 'INIT_ADMIN_EMAIL', 'INIT_ADMIN_PASSWORD', 'SITE_URL']) {
+    if (!(name in extraEnv)) delete env[name];
+  }
   delete env.NODE_TEST_CONTEXT;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   children.push(child);
@@ -121,9 +125,10 @@ async function startService(extraEnv: Record<string, string> = {}): Promise<Serv
   const health = await fetch(`${url}/_health`);
   assert.equal(health.status, 200, output());
   const key = /^\s+(phx_[\w-]+)\s*$/m.exec(stdout)?.[1] ?? null;
+  const signInLink = /^\s+(http:\/\/\S+\/login\/one-time#token=[\w-]+)\s*$/m.exec(stdout)?.[1] ?? null;
   const server = postmaster();
   if (server) postgresPids.add(server.pid);
-  return { child, url, key, output, exited };
+  return { child, url, key, signInLink, output, exited };
 }
 
 /** SIGTERM; the service must exit 0 within STOP_TIMEOUT_MS with its PostgreSQL stopped. */
@@ -179,11 +184,27 @@ async function createFlagAcrossShutdown(service: Service, key: string, flagKey: 
   return JSON.parse(responseBody);
 }
 
+/** Posts the link's token as the console's one-time page does; the session and CSRF cookies back. */
+async function useSignInLink(service: Service, link: string): Promise<Response> {
+  const token = new URL(link).hash.replace(/^#token=/, '');
+  return fetch(`${service.url}/api/login/one-time/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: service.url },
+    body: JSON.stringify({ token }),
+  });
+}
+
+function sessionHeaders(response: Response): Record<string, string> {
+  const cookies = response.headers.getSetCookie().map((c) => c.split(';')[0]);
+  const csrf = cookies.find((c) => c.startsWith('bellwether_csrftoken='))!.split('=')[1];
+  return { cookie: cookies.join('; '), 'x-csrftoken': csrf, 'content-type': 'application/json' };
+}
+
 function listFlags(service: Service, key: string): Promise<Response> {
   return fetch(`${service.url}/api/projects/1/feature_flags/`, { headers: { authorization: `Bearer ${key}` } });
 }
 
-describe('npm start on the embedded PostgreSQL', { timeout: 5 * 60_000 }, () => {
+describe('npm start on the embedded PostgreSQL', { timeout: 8 * 60_000 }, () => {
   let firstKey: string;
 
   test('first start prints the URL and a key; health, readiness and the key work; SIGTERM stops everything', async () => {
@@ -192,6 +213,13 @@ describe('npm start on the embedded PostgreSQL', { timeout: 5 * 60_000 }, () => 
     assert.ok(service.key, `a phx_ key is printed on first start\n${service.output()}`);
     firstKey = service.key;
     assert.match(service.output(), /created a personal API key with scope "\*"/);
+    assert.ok(service.signInLink?.startsWith(`${service.url}/login/one-time#token=`), `a sign-in link is printed\n${service.output()}`);
+    const signedIn = await useSignInLink(service, service.signInLink!);
+    assert.equal(signedIn.status, 200, await signedIn.clone().text());
+    const me = await fetch(`${service.url}/api/users/@me/`, { headers: sessionHeaders(signedIn) });
+    assert.equal(me.status, 200);
+    assert.equal(((await me.json()) as { organization: { membership_level: number } }).organization.membership_level, 15, 'the owner');
+    assert.equal((await useSignInLink(service, service.signInLink!)).status, 400, 'the link works once');
 
     assert.equal((await fetch(`${service.url}/_health`)).status, 200);
     const ready = await fetch(`${service.url}/_readyz`);
@@ -208,12 +236,25 @@ describe('npm start on the embedded PostgreSQL', { timeout: 5 * 60_000 }, () => 
     await stopService(service);
   });
 
-  test('a second start on the same DATA_DIR prints no key, and the first key still works', async () => {
+  test('a second start prints no key and, while nobody has a password, a new link; the first key still works', async () => {
     const service = await startService();
     assert.equal(service.key, null, service.output());
     assert.doesNotMatch(service.output(), /phx_/);
     assert.equal((await listFlags(service, firstKey)).status, 200);
+    assert.ok(service.signInLink, service.output());
+    const signedIn = await useSignInLink(service, service.signInLink);
+    assert.equal(signedIn.status, 200);
+    const password = await fetch(`${service.url}/api/users/@me/`, {
+      method: 'PATCH',
+      headers: sessionHeaders(signedIn),
+      body: JSON.stringify({ password: 'a password of my own' }),
+    });
+    assert.equal(password.status, 200, await password.text());
     await stopService(service);
+
+    const third = await startService();
+    assert.equal(third.signInLink, null, `once the owner has a password no link is printed\n${third.output()}`);
+    await stopService(third);
   });
 
   test('a postmaster.pid whose pid now belongs to another program does not block the start', async () => {
@@ -238,6 +279,26 @@ describe('npm start on the embedded PostgreSQL', { timeout: 5 * 60_000 }, () => 
     assert.equal((await listFlags(service, initKey)).status, 200);
     assert.equal((await listFlags(service, firstKey)).status, 200);
     await stopService(service);
+  });
+
+  test('INIT_ADMIN_EMAIL / INIT_ADMIN_PASSWORD: that owner signs in with that password, which is never printed', async () => {
+    const password = 'operator chosen passphrase';
+    const env = { INIT_ADMIN_EMAIL: 'ops@example.com', INIT_ADMIN_PASSWORD: password, LOG_LEVEL: 'debug' };
+    const service = await startService(env);
+    assert.equal(service.signInLink, null);
+    const login = await fetch(`${service.url}/api/login/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'ops@example.com', password }),
+    });
+    assert.equal(login.status, 200, await login.clone().text());
+    assert.ok(!service.output().includes(password), 'the password is not in the output');
+    await stopService(service);
+    // Idempotent: the same start again changes nothing and still works.
+    const again = await startService(env);
+    assert.equal((await fetch(`${again.url}/api/login/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'ops@example.com', password }) })).status, 200);
+    assert.ok(!again.output().includes(password));
+    await stopService(again);
   });
 
   test('SIGTERM lets a request in flight finish with a complete response, then exits 0', async () => {

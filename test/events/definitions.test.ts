@@ -286,7 +286,7 @@ describe('update', () => {
     assert.equal(unverified.verified_by, null);
 
     assertValidation(await patch(id, { verified: true, hidden: true }), 'An event cannot be both hidden and verified', null);
-    assertValidation(await patch(id, { verified: 'yes' }), 'Must be a valid boolean.', 'verified');
+    assertValidation(await patch(id, { verified: 'sure' }), 'Must be a valid boolean.', 'verified');
   });
 
   test('enforcement_mode takes allow or reject; default_columns null reads as []', async () => {

@@ -157,7 +157,7 @@ describe('create', () => {
   });
 
   test('rejects wrong types naming the field, never a 500', async () => {
-    assertValidation(await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'x1', active: 'yes' } }), 'Must be a valid boolean.', 'active');
+    assertValidation(await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'x1', active: 'maybe' } }), 'Must be a valid boolean.', 'active');
     assertValidation(await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 5 } }), 'Not a valid string.', 'key');
     assertValidation(await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'x2', tags: 'a' } }), 'Expected a list of items but got type "str".', 'tags', 'not_a_list');
     assertValidation(

@@ -1,5 +1,6 @@
 import { validationError } from '../../platform/errors.ts';
-import { isTrue, jsonNameList, nameList, searchTerms, tagFilter } from '../taxonomy/params.ts';
+import { isQueryTrue } from '../../platform/http/drf-boolean.ts';
+import { jsonNameList, nameList, searchTerms, tagFilter } from '../taxonomy/params.ts';
 import { EVENT_TYPES, type DefinitionListQuery } from './schemas.ts';
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -18,6 +19,8 @@ export interface DefinitionListFilter {
   tags: string[];
   excludedNames: string[];
   names: string[];
+  /** true: verified only; false: not verified; null: both. */
+  verified: boolean | null;
   order: OrderKey[];
 }
 
@@ -56,10 +59,11 @@ export function decodeDefinitionListQuery(query: DefinitionListQuery): Definitio
   return {
     searchTerms: searchTerms(query.search),
     eventType: parseEventType(query.event_type),
-    excludeHidden: isTrue(query.exclude_hidden),
+    excludeHidden: isQueryTrue(query.exclude_hidden),
     tags: tagFilter(query.tags),
     excludedNames: jsonNameList(query.excluded_properties, 'excluded_properties'),
     names: nameList(query.names),
+    verified: query.verified?.trim().toLowerCase() === 'true' ? true : query.verified?.trim().toLowerCase() === 'false' ? false : null,
     order: parseOrdering(query.ordering),
   };
 }

@@ -3,7 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../platform/http/pagination.ts';
+import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../../platform/activity/page.ts';
 import { NoBody } from '../taxonomy/http.ts';
+import { DEFINITION_ACTIVITY_SCOPE } from './activity.ts';
 import { decodeDefinitionListQuery } from './list-query.ts';
 import { presentDefinition } from './present.ts';
 import {
@@ -11,12 +13,14 @@ import {
   DefinitionListQuery,
   DefinitionMetrics,
   DefinitionParams,
+  DefinitionVolume,
   EventDefinition,
   EventDefinitionList,
   ProjectParams,
   UpdateDefinitionBody,
+  VolumeQuery,
 } from './schemas.ts';
-import { createDefinition, definitionMetrics, deleteDefinitionById, getDefinition, updateDefinitionById } from './service.ts';
+import { createDefinition, definitionMetrics, definitionVolume, deleteDefinitionById, getDefinition, updateDefinitionById } from './service.ts';
 import { listDefinitions } from './store.ts';
 
 const tags = ['event_definitions'];
@@ -29,6 +33,45 @@ export function eventDefinitionRoutes(deps: AppDeps) {
     refuseOtherMethods(root, '/', ['GET', 'POST']);
     refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
     refuseOtherMethods(root, '/:id/metrics', ['GET']);
+    refuseOtherMethods(root, '/:id/volume', ['GET']);
+    refuseOtherMethods(root, '/activity', ['GET']);
+    refuseOtherMethods(root, '/:id/activity', ['GET']);
+
+    app.get(
+      '/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: DEFINITION_ACTIVITY_SCOPE }),
+    );
+
+    app.get(
+      '/:id/activity',
+      {
+        config: { scope: 'activity_log:read' },
+        schema: { tags, summary: 'Activity of one event definition', params: DefinitionParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+      },
+      async (request) => {
+        const definition = await getDefinition(pool, request.project.id, request.params.id);
+        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: DEFINITION_ACTIVITY_SCOPE, itemId: definition.id });
+      },
+    );
+
+    app.get(
+      '/:id/volume',
+      {
+        config: { scope: 'event_definition:read' },
+        schema: {
+          tags,
+          summary: 'Events of this name per UTC day (Bellwether; the console draws it). PostHog has no such endpoint.',
+          params: DefinitionParams,
+          querystring: VolumeQuery,
+          response: { 200: DefinitionVolume },
+        },
+      },
+      async (request) => definitionVolume(pool, request.project.id, request.params.id, request.query.days ?? 30),
+    );
 
     app.get(
       '/',

@@ -75,6 +75,7 @@ export const DefinitionListQuery = Type.Object({
   tags: Type.Optional(Type.String({ description: 'JSON list (or comma list) of tags; any of them' })),
   excluded_properties: Type.Optional(Type.String({ description: 'JSON list of event names to leave out' })),
   names: Type.Optional(Type.Array(Type.String(), { description: 'exact names; repeated or comma-joined' })),
+  verified: Type.Optional(Type.String({ description: 'true: verified definitions only; false: the others; anything else: no filter' })),
 });
 export type DefinitionListQuery = Static<typeof DefinitionListQuery>;
 
@@ -84,3 +85,14 @@ export const DefinitionMetrics = Type.Object({
   last_seen_at: Timestamp,
 });
 export type DefinitionMetrics = Static<typeof DefinitionMetrics>;
+
+export const VolumeQuery = Type.Object({
+  days: Type.Optional(Type.Integer({ minimum: 1, maximum: 365, description: 'the UTC days before today to cover (default 30), today included' })),
+});
+
+export const DefinitionVolume = Type.Object({
+  days: Type.Array(Type.String({ description: 'YYYY-MM-DD (UTC), oldest first' })),
+  counts: Type.Array(Type.Integer(), { description: 'events with this name stored on each day' }),
+  total: Type.Integer(),
+});
+export type DefinitionVolume = Static<typeof DefinitionVolume>;

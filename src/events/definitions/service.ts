@@ -7,11 +7,13 @@ import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../taxonomy/sql.ts';
 import { recordDefinitionChanged, recordDefinitionCreated, recordDefinitionDeleted } from './activity.ts';
 import { presentDefinition } from './present.ts';
-import type { CreateDefinitionBody, DefinitionMetrics, EventDefinition, UpdateDefinitionBody } from './schemas.ts';
+import { DAY_MS } from '../../platform/time.ts';
+import type { CreateDefinitionBody, DefinitionMetrics, DefinitionVolume, EventDefinition, UpdateDefinitionBody } from './schemas.ts';
 import {
   definitionNameTaken,
   deleteDefinition,
   eventVolume,
+  eventVolumeByDay,
   findDefinition,
   insertDefinition,
   isOrganizationMember,
@@ -144,4 +146,17 @@ export async function definitionMetrics(db: Queryable, projectId: number, rawId:
   if (!row) throw notFound();
   const { volume, lastSeen } = await eventVolume(db, projectId, row.name);
   return { query_usage_30_day: 0, volume_30_day: volume, last_seen_at: (lastSeen ?? row.last_seen_at)?.toISOString() ?? null };
+}
+
+/** Events of the definition's name per UTC day over the last `days` days and today (Bellwether's own, for the console's chart). */
+export async function definitionVolume(db: Queryable, projectId: number, rawId: string, days: number, now: Date = new Date()): Promise<DefinitionVolume> {
+  const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
+  if (!row) throw notFound();
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const from = new Date(today - days * DAY_MS);
+  const counted = new Map((await eventVolumeByDay(db, projectId, row.name, from)).map((entry) => [entry.day, entry.count]));
+  const dayList: string[] = [];
+  for (let i = days; i >= 0; i--) dayList.push(new Date(today - i * DAY_MS).toISOString().slice(0, 10));
+  const counts = dayList.map((day) => counted.get(day) ?? 0);
+  return { days: dayList, counts, total: counts.reduce((sum, count) => sum + count, 0) };
 }

@@ -160,6 +160,7 @@ function conditionsOf(projectId: number, filter: DefinitionListFilter): Conditio
   if (filter.eventType === 'event_custom') c.where(`left(d.name, 1) <> '$'`);
   if (filter.eventType === 'event_posthog') c.where(`left(d.name, 1) = '$'`);
   if (filter.excludeHidden) c.where('NOT d.hidden');
+  if (filter.verified !== null) c.where(filter.verified ? 'd.verified' : 'NOT d.verified');
   if (filter.tags.length) c.where(`d.tags && ${c.param(filter.tags)}::text[]`);
   if (filter.excludedNames.length) c.where(`NOT (d.name = ANY(${c.param(filter.excludedNames)}::text[]))`);
   if (filter.names.length) c.where(`d.name = ANY(${c.param(filter.names)}::text[])`);
@@ -191,4 +192,16 @@ export async function eventVolume(db: Queryable, projectId: number, name: string
     [projectId, name],
   );
   return { volume: rows[0].volume, lastSeen: rows[0].last_seen };
+}
+
+/** Events of that name per UTC day from `from` (a UTC midnight) on; days without events are absent. */
+export async function eventVolumeByDay(db: Queryable, projectId: number, name: string, from: Date): Promise<Array<{ day: string; count: number }>> {
+  const { rows } = await db.query<{ day: string; count: number }>(
+    `SELECT to_char((timestamp AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS count
+       FROM events
+      WHERE project_id = $1 AND event = $2 AND timestamp >= $3
+      GROUP BY 1`,
+    [projectId, name, from],
+  );
+  return rows;
 }

@@ -3,7 +3,8 @@ import { ApiError, validationError } from '../../platform/errors.ts';
 /** The body could not be read: not JSON, broken gzip, bad base64, bad form encoding. */
 export const unreadableBody = (detail: string) => new ApiError(400, 'invalid_request', 'parse_error', detail);
 
-export const tooLarge = (detail: string) => new ApiError(413, 'invalid_request', 'request_too_large', detail);
+export const tooLarge = (detail: string, attr: string | null = null) =>
+  new ApiError(413, 'invalid_request', 'request_too_large', detail, attr);
 
 export const tokenMissing = () =>
   new ApiError(

@@ -6,8 +6,13 @@
 export const INGESTION_LIMITS = {
   /** The request body as it arrives on the wire (compressed or not). */
   maxBodyBytes: 20 * 1024 * 1024,
-  /** The body after gunzip / base64 decoding: a gzip bomb stops here. */
-  maxDecodedBytes: 100 * 1024 * 1024,
+  /**
+   * The body after gunzip / base64 decoding, as PostHog's capture limits a request. Enforced while
+   * inflating (zlib stops at this many output bytes), so a gzip bomb never expands further.
+   */
+  maxDecodedBytes: 20 * 1024 * 1024,
+  /** One event as JSON, as PostHog's capture limits an event (it drops larger ones). */
+  maxEventBytes: 1024 * 1024,
   /**
    * Nesting of the JSON body (the envelope and the event count: properties get about 96 levels).
    * Deeper values overflow the stack of JSON.stringify and of PostgreSQL's jsonb parser.

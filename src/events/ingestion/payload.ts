@@ -1,7 +1,7 @@
 import type { IncomingEvent } from '../types.ts';
 import { invalidField, tooLarge } from './errors.ts';
 import { INGESTION_LIMITS } from './limits.ts';
-import { storableString, storableValue } from './sanitize.ts';
+import { storableString, storableValue } from '../../platform/http/storable-text.ts';
 import { inRange, parseTimestamp, resolveEventTime } from './timestamps.ts';
 import { canonicalUuid, uuidv7 } from './uuid.ts';
 import { validationError } from '../../platform/errors.ts';
@@ -30,6 +30,8 @@ export interface Envelope {
   sentAt: unknown;
   querySentAt: number | null;
   needsSanitizing: boolean;
+  /** Characters of the JSON text the body was parsed from (no event can be longer). */
+  jsonLength: number;
 }
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -42,7 +44,7 @@ function tokenOf(holder: unknown): string | null {
 }
 
 /** The three shapes the SDKs send: `{batch: [...]}`, `[...]`, or one event. */
-export function readEnvelope(payload: unknown, query: IngestionQuery, needsSanitizing: boolean): Envelope {
+export function readEnvelope(payload: unknown, query: IngestionQuery, needsSanitizing: boolean, jsonLength = 0): Envelope {
   let items: unknown[];
   let path: Path = [];
   let single = false;
@@ -82,6 +84,7 @@ export function readEnvelope(payload: unknown, query: IngestionQuery, needsSanit
     sentAt,
     querySentAt: querySent === undefined ? null : parseTimestamp(querySent),
     needsSanitizing,
+    jsonLength,
   };
 }
 
@@ -195,6 +198,25 @@ function normalizeEvent(raw: unknown, at: Path, envelope: Envelope, batchSentAt:
 }
 
 /**
+ * No event over INGESTION_LIMITS.maxEventBytes as JSON: a 413 naming the first one. Only bodies
+ * longer than the limit are measured (a UTF-8 byte is at most one character of the text).
+ */
+function checkEventSizes(envelope: Envelope): void {
+  const limit = INGESTION_LIMITS.maxEventBytes;
+  if (envelope.jsonLength * 3 <= limit) return;
+  for (let i = 0; i < envelope.items.length; i++) {
+    const size = Buffer.byteLength(JSON.stringify(envelope.items[i]) ?? '');
+    if (size > limit) {
+      const at = envelope.single ? [] : [...envelope.path, i];
+      throw tooLarge(
+        `The event is ${size} bytes as JSON; an event may have at most ${limit} (1 MB). Send large data elsewhere and keep a reference in the event.`,
+        at.length ? at.join('__') : null,
+      );
+    }
+  }
+}
+
+/**
  * Every event of the envelope validated and normalised, or a 400 naming the first bad one (a
  * batch is all or nothing). `now` is when the request arrived.
  */
@@ -202,6 +224,7 @@ export function normalizeEvents(envelope: Envelope, now: number): IncomingEvent[
   if (envelope.items.length === 0) {
     throw invalidField('The batch holds no events.', envelope.path.length ? envelope.path : ['batch'], 'empty');
   }
+  checkEventSizes(envelope);
   const batchSentAt = timeField(envelope.sentAt, ['sent_at'], 'sent_at') ?? envelope.querySentAt;
   const events: IncomingEvent[] = new Array(envelope.items.length);
   for (let i = 0; i < envelope.items.length; i++) {

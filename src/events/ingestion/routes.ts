@@ -106,7 +106,7 @@ export function ingestionRoutes(deps: AppDeps, processors: readonly EventProcess
             contentEncoding: firstValue(request.headers['content-encoding']),
             compression: query.compression,
           });
-          const envelope = readEnvelope(decoded.payload, query, decoded.needsSanitizing);
+          const envelope = readEnvelope(decoded.payload, query, decoded.needsSanitizing, decoded.jsonLength);
           if (envelope.token === null) throw tokenMissing();
           const projectId = await tokens.projectId(envelope.token);
           if (projectId === null) throw tokenUnknown();

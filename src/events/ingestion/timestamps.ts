@@ -1,3 +1,5 @@
+import { withinStorableYears } from '../../platform/time.ts';
+
 /**
  * Event times as PostHog resolves them. Inputs are ISO 8601 strings (an offset or `Z`; none means
  * UTC) or epoch milliseconds (a number, or a string of digits).
@@ -6,8 +8,6 @@
 const ISO =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d+))?)?\s*(?:([Zz])|([+-])(\d{2})(?::?(\d{2}))?)?)?$/;
 
-const MIN_MS = new Date('0001-01-01T00:00:00.000Z').getTime();
-const MAX_MS = new Date('9999-12-31T23:59:59.999Z').getTime();
 
 /** Timestamps more than this far in the future are taken as "now" (PostHog's rule). */
 const FUTURE_TOLERANCE_MS = 23 * 60 * 60 * 1000;
@@ -58,9 +58,7 @@ export function parseTimestamp(value: unknown): number | null {
 }
 
 /** Within what PostgreSQL and the API's ISO output can hold: years 1 to 9999. */
-export function inRange(ms: number): boolean {
-  return ms >= MIN_MS && ms <= MAX_MS;
-}
+export const inRange = withinStorableYears;
 
 export interface TimeInputs {
   /** When the request arrived. */

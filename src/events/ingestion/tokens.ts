@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool.ts';
 import type { ChangeBus } from '../../platform/changes/bus.ts';
+import { unstorableProblem } from '../../platform/http/storable-text.ts';
 import { findProjectIdByToken } from '../store.ts';
 
 /** How long a token's project (or its absence) is reused without asking the database. */
@@ -21,6 +22,8 @@ interface Entry {
 export class ProjectTokens {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<number | null>>();
+  /** Bumped by every clear, so a lookup that raced with a change is answered but not kept. */
+  private generation = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -33,19 +36,24 @@ export class ProjectTokens {
   }
 
   async projectId(token: string): Promise<number | null> {
-    if (token.length > MAX_TOKEN_LENGTH) return null;
+    // Too long, or holding text PostgreSQL refuses (NUL): no project has it, and no query is made.
+    if (token.length > MAX_TOKEN_LENGTH || unstorableProblem(token)) return null;
     const now = Date.now();
     const hit = this.entries.get(token);
     if (hit && hit.expiresAt > now) return hit.projectId;
     const inFlight = this.pending.get(token);
     if (inFlight) return inFlight;
+    const generation = this.generation;
     const lookup = findProjectIdByToken(this.pool, token)
       .then((projectId) => {
+        if (generation !== this.generation) return projectId;
         if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
         this.entries.set(token, { projectId, expiresAt: Date.now() + TTL_MS });
         return projectId;
       })
-      .finally(() => this.pending.delete(token));
+      .finally(() => {
+        if (this.pending.get(token) === lookup) this.pending.delete(token);
+      });
     this.pending.set(token, lookup);
     return lookup;
   }
@@ -56,6 +64,8 @@ export class ProjectTokens {
   }
 
   clear(): void {
+    this.generation += 1;
     this.entries.clear();
+    this.pending.clear();
   }
 }

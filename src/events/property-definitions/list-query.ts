@@ -1,5 +1,6 @@
 import { requiredField, validationError } from '../../platform/errors.ts';
-import { isTrue, jsonNameList, nameList, searchTerms } from '../taxonomy/params.ts';
+import { isQueryTrue, parseQueryBoolean } from '../../platform/http/drf-boolean.ts';
+import { jsonNameList, nameList, searchTerms } from '../taxonomy/params.ts';
 import type { PropertyDefinitionListQuery } from './schemas.ts';
 
 export const TYPE_NUMBERS = { event: 1, person: 2, group: 3 } as const;
@@ -21,10 +22,7 @@ export interface PropertyListFilter {
   excludeCore: boolean;
 }
 
-const optionalBool = (raw: string | undefined): boolean | null => {
-  const value = raw?.trim().toLowerCase();
-  return value === 'true' ? true : value === 'false' ? false : null;
-};
+const optionalBool = (raw: string | undefined): boolean | null => parseQueryBoolean(raw) ?? null;
 
 export function decodePropertyListQuery(query: PropertyDefinitionListQuery): PropertyListFilter {
   const kind = query.type ?? 'event';
@@ -39,12 +37,12 @@ export function decodePropertyListQuery(query: PropertyDefinitionListQuery): Pro
     groupTypeIndex: type === 3 ? (query.group_type_index as number) : null,
     searchTerms: searchTerms(query.search),
     eventNames: type === 1 ? eventNames : null,
-    filterByEventNames: type === 1 && eventNames !== null && isTrue(query.filter_by_event_names),
+    filterByEventNames: type === 1 && eventNames !== null && isQueryTrue(query.filter_by_event_names),
     names: nameList(query.properties === undefined ? undefined : [query.properties]),
     isNumerical: optionalBool(query.is_numerical),
     isFeatureFlag: optionalBool(query.is_feature_flag),
     excludedNames: jsonNameList(query.excluded_properties, 'excluded_properties'),
-    excludeHidden: isTrue(query.exclude_hidden),
-    excludeCore: isTrue(query.exclude_core_properties),
+    excludeHidden: isQueryTrue(query.exclude_hidden),
+    excludeCore: isQueryTrue(query.exclude_core_properties),
   };
 }

@@ -73,6 +73,3 @@ export function nameList(raw: string[] | undefined): string[] {
   const names = raw.flatMap((value) => stripNul(value).split(',')).map((name) => name.trim()).filter(Boolean);
   return [...new Set(names)];
 }
-
-/** `true` in any case is true; anything else is false (PostHog's reading of these flags). */
-export const isTrue = (raw: string | undefined): boolean => raw !== undefined && raw.trim().toLowerCase() === 'true';

@@ -6,21 +6,13 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export { pythonTypeName } from '../../platform/http/python-types.ts';
+export { pythonStr, pythonTypeName } from '../../platform/http/python-types.ts';
 
 /** A value inside an error message: strings as they are, anything else as JSON shows it (`5`, `true`, `[1,2]`). */
 export function displayValue(value: unknown): string {
   if (typeof value === 'string') return value;
   if (value === undefined) return 'null';
   return JSON.stringify(value);
-}
-
-/** A value the way Python's `str()` prints it, for DRF's `"{input}" is not a valid choice.` */
-export function pythonStr(value: unknown): string {
-  if (value === null || value === undefined) return 'None';
-  if (value === true) return 'True';
-  if (value === false) return 'False';
-  return displayValue(value);
 }
 
 /** A finite JSON number (booleans and numeric strings are not numbers). */

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import type { Queryable } from '../../db/pool.ts';
+import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
 
@@ -20,26 +20,72 @@ interface Envelope {
 
 type Handler = (change: Change) => void;
 
-const RECONNECT_DELAY_MS = 1_000;
+export interface ChangeBusOptions {
+  /** Told when the listener connection is lost and when it is back (warnings, not errors). */
+  log?: (message: string) => void;
+  timeouts?: DatabaseTimeouts;
+  /** A `SELECT 1` on the listener connection this often… */
+  heartbeatMs?: number;
+  /** …that must answer within this long, or the connection counts as dead. */
+  heartbeatTimeoutMs?: number;
+  /** Reconnection waits double from the first to the last, each with jitter. */
+  reconnectInitialMs?: number;
+  reconnectMaxMs?: number;
+}
+
+const DEFAULTS = {
+  heartbeatMs: 10_000,
+  heartbeatTimeoutMs: 5_000,
+  reconnectInitialMs: 250,
+  reconnectMaxMs: 10_000,
+};
+
+/** The wait before reconnection attempt `attempt` (1, 2, …): doubling, capped, between half and all of it. */
+export function reconnectDelay(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
+  const ceiling = Math.min(maxMs, initialMs * 2 ** Math.min(attempt - 1, 30));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
 
 /**
  * Change notifications over PostgreSQL LISTEN/NOTIFY, so in-memory caches of several processes
  * stay true to one database. `publish` runs on the writer's transaction and is delivered only if
- * it commits. A process ignores its own notices (it updated its caches already); after a lost
- * connection every subscriber is told to resynchronise, since notices may have been missed.
+ * it commits. A process ignores its own notices (it updated its caches already).
+ *
+ * The listener connection is watched by a heartbeat; when it is lost (a restart, a killed backend,
+ * a connection that stopped answering) every subscriber is told to resynchronise, since notices
+ * may be missed, and the bus reconnects with jittered exponential backoff; once back, subscribers
+ * resynchronise again (whatever they loaded meanwhile may have missed a notice).
  */
 export class ChangeBus {
   readonly origin = randomUUID();
   private readonly handlers: { handler: Handler; ownToo: boolean }[] = [];
   private readonly resyncHandlers: (() => void)[] = [];
+  private readonly settings: typeof DEFAULTS;
+  private readonly log: (message: string) => void;
+  private readonly timeouts: DatabaseTimeouts;
   private client: pg.Client | null = null;
   private closed = false;
   private reconnectTimer: NodeJS.Timeout | null = null;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private heartbeatInFlight = false;
+  private lostAt = 0;
+  private attempts = 0;
+  /** Times the listener connection was lost and regained (tests and the log read them). */
+  readonly stats = { lost: 0, reconnected: 0 };
 
   constructor(
     private readonly connectionString: string | null,
-    private readonly log: (message: string) => void = () => {},
-  ) {}
+    options: ChangeBusOptions = {},
+  ) {
+    this.log = options.log ?? (() => {});
+    this.timeouts = options.timeouts ?? DEFAULT_DATABASE_TIMEOUTS;
+    this.settings = {
+      heartbeatMs: options.heartbeatMs ?? DEFAULTS.heartbeatMs,
+      heartbeatTimeoutMs: options.heartbeatTimeoutMs ?? DEFAULTS.heartbeatTimeoutMs,
+      reconnectInitialMs: options.reconnectInitialMs ?? DEFAULTS.reconnectInitialMs,
+      reconnectMaxMs: options.reconnectMaxMs ?? DEFAULTS.reconnectMaxMs,
+    };
+  }
 
   async publish(db: Queryable, change: Change): Promise<void> {
     const envelope: Envelope = { origin: this.origin, change };
@@ -74,10 +120,15 @@ export class ChangeBus {
     this.resyncHandlers.push(handler);
   }
 
+  /** Whether notices are being heard now. */
+  get listening(): boolean {
+    return this.client !== null;
+  }
+
   /** Starts listening; without a connection string (a single-process test) nothing is heard. */
   async start(): Promise<void> {
     if (!this.connectionString || this.closed) return;
-    const client = new pg.Client({ connectionString: this.connectionString });
+    const client = new pg.Client(connectionConfig(this.connectionString, this.timeouts, `${APPLICATION_NAME} listener`));
     client.on('notification', (message) => this.deliver(message.payload));
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, null));
@@ -85,15 +136,22 @@ export class ChangeBus {
       await client.connect();
       await client.query(`LISTEN ${CHANGES_CHANNEL}`);
     } catch (error) {
-      await client.end().catch(() => {});
+      void client.end().catch(() => {});
       throw error;
     }
+    if (this.closed) {
+      void client.end().catch(() => {});
+      return;
+    }
     this.client = client;
+    this.heartbeatTimer = setInterval(() => this.heartbeat(client), this.settings.heartbeatMs);
+    this.heartbeatTimer.unref();
   }
 
   async close(): Promise<void> {
     this.closed = true;
     if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
+    this.stopHeartbeat();
     const client = this.client;
     this.client = null;
     await client?.end().catch(() => {});
@@ -111,24 +169,61 @@ export class ChangeBus {
     for (const { handler, ownToo } of this.handlers) if (!own || ownToo) handler(envelope.change);
   }
 
+  private heartbeat(client: pg.Client): void {
+    if (this.heartbeatInFlight || this.client !== client) return;
+    this.heartbeatInFlight = true;
+    let timer: NodeJS.Timeout | undefined;
+    const expired = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer to the heartbeat within ${this.settings.heartbeatTimeoutMs} ms`)), this.settings.heartbeatTimeoutMs);
+    });
+    Promise.race([client.query('SELECT 1'), expired])
+      .catch((error: Error) => this.lost(client, error))
+      .finally(() => {
+        clearTimeout(timer);
+        this.heartbeatInFlight = false;
+      });
+  }
+
+  private stopHeartbeat(): void {
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    this.heartbeatTimer = null;
+  }
+
   private lost(client: pg.Client, error: Error | null): void {
     if (this.client !== client || this.closed) return;
     this.client = null;
-    client.end().catch(() => {});
-    this.log(`change notifications lost${error ? `: ${error.message}` : ''}; reconnecting`);
-    for (const handler of this.resyncHandlers) handler();
+    this.stopHeartbeat();
+    void client.end().catch(() => {});
+    this.stats.lost++;
+    this.lostAt = Date.now();
+    this.attempts = 0;
+    this.log(`change notifications lost${error ? `: ${error.message}` : ''}; caches emptied, reconnecting`);
+    this.resync();
     this.scheduleReconnect();
+  }
+
+  private resync(): void {
+    for (const handler of this.resyncHandlers) handler();
   }
 
   private scheduleReconnect(): void {
     if (this.closed) return;
+    this.attempts++;
+    const delay = reconnectDelay(this.attempts, this.settings.reconnectInitialMs, this.settings.reconnectMaxMs);
     this.reconnectTimer = setTimeout(() => {
+      this.reconnectTimer = null;
       this.start()
         .then(() => {
+          if (this.closed || this.client === null) return;
+          this.stats.reconnected++;
+          const attempts = this.attempts === 1 ? '1 attempt' : `${this.attempts} attempts`;
+          this.log(`change notifications back after ${Date.now() - this.lostAt} ms (${attempts}); caches emptied again`);
           // Whatever changed while no one listened is unknown: start over from the database.
-          for (const handler of this.resyncHandlers) handler();
+          this.resync();
         })
+        // Each failed attempt stays quiet: the loss was logged and the return will be.
         .catch(() => this.scheduleReconnect());
-    }, RECONNECT_DELAY_MS);
+    }, delay);
+    this.reconnectTimer.unref();
   }
 }

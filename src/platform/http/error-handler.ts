@@ -1,6 +1,8 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
-import { ApiError, RawErrorResponse, ThrottledError, notFound, parseError } from '../errors.ts';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
+import { ApiError, RawErrorResponse, RetryLaterError, databaseUnavailable, notFound, parseError } from '../errors.ts';
+import { databaseErrorToApiError } from './database-errors.ts';
 import { ajvErrorToApiError } from './validation-errors.ts';
 
 interface ValidationFailure {
@@ -10,6 +12,11 @@ interface ValidationFailure {
 function toApiError(error: FastifyError & ValidationFailure, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation && error.validation.length > 0) return ajvErrorToApiError(error.validation[0]);
+  if (isDatabaseUnavailable(error)) {
+    // Expected while the database restarts: one line, no stack.
+    request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');
+    return databaseUnavailable();
+  }
   switch (error.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
@@ -40,10 +47,21 @@ export function installErrorHandling(app: FastifyInstance): void {
       reply.headers(error.headers).code(error.status);
       return error.body === undefined ? reply.send() : reply.send(error.body);
     }
-    const apiError = toApiError(error, request);
+    let apiError: ApiError | null;
+    try {
+      apiError = toApiError(error, request);
+    } catch (renderError) {
+      // Rendering must never be what fails: Fastify's raw 500 would reach the client.
+      request.log.error({ err: renderError, cause: error }, 'error while rendering an error');
+      apiError = null;
+    }
+    if (!apiError) {
+      apiError = databaseErrorToApiError(error);
+      if (apiError) request.log.warn({ code: (error as { code?: string }).code, status: apiError.status }, 'database refused a request value');
+    }
     if (apiError) {
-      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed');
-      if (apiError instanceof ThrottledError) reply.header('retry-after', String(apiError.retryAfterSeconds));
+      if (apiError.status >= 500 && apiError.code !== 'database_unavailable') request.log.error({ err: error }, 'request failed');
+      if (apiError instanceof RetryLaterError) reply.header('retry-after', String(apiError.retryAfterSeconds));
       return reply.code(apiError.status).send(apiError.toBody());
     }
     request.log.error({ err: error }, 'unhandled error');

@@ -1,10 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { parseError } from '../errors.ts';
+import { MAX_BODY_DEPTH, nestedDeeperThan, nestedTooDeep } from './json-depth.ts';
+import { findUnstorableText, MAY_HOLD_UNSTORABLE_ESCAPE, unstorableTextError } from './storable-text.ts';
 
 /**
  * JSON bodies: an empty body reads as `{}` (actions such as has_active_dependents are often
- * posted with no body); anything that is not JSON is a 400 parse_error, never a 500.
+ * posted with no body); anything that is not JSON is a 400 parse_error, never a 500. Before any
+ * route sees a body: nesting deeper than MAX_BODY_DEPTH is a 400 (checked on the text, before
+ * parsing), and so is a string or key PostgreSQL cannot store (NUL, a lone surrogate), naming
+ * the field.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   // Only JSON is read by default; a plain-text body is a 415, not a string handed to a route.
@@ -12,11 +17,18 @@ export function installJsonBodyParser(app: FastifyInstance): void {
   app.addContentTypeParser(/^application\/(.+\+)?json$/, { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
+    if (nestedDeeperThan(text, MAX_BODY_DEPTH)) return done(nestedTooDeep(MAX_BODY_DEPTH), undefined);
+    let value: unknown;
     try {
-      done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+      value = secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' });
     } catch (error) {
-      done(parseError(`JSON parse error - ${(error as Error).message}`), undefined);
+      return done(parseError(`JSON parse error - ${(error as Error).message}`), undefined);
     }
+    if (MAY_HOLD_UNSTORABLE_ESCAPE.test(text)) {
+      const found = findUnstorableText(value);
+      if (found) return done(unstorableTextError(found), undefined);
+    }
+    done(null, value);
   });
 }
 

@@ -1,6 +1,6 @@
 import type { ErrorObject } from 'ajv';
 import { ApiError, validationError } from '../errors.ts';
-import { pythonTypeName } from './python-types.ts';
+import { pythonStr, pythonTypeName } from './python-types.ts';
 
 function attrOf(error: ErrorObject): string | null {
   const segments = error.instancePath.split('/').filter(Boolean).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -52,7 +52,7 @@ export function ajvErrorToApiError(error: ErrorObject): ApiError {
     case 'maxItems':
       return validationError(`Ensure this field has no more than ${params.limit} elements.`, attr, 'max_length');
     case 'enum':
-      return validationError(`"${String(error.data)}" is not a valid choice.`, attr, 'invalid_choice');
+      return validationError(`"${pythonStr(error.data)}" is not a valid choice.`, attr, 'invalid_choice');
     case 'format':
       if (params.format === 'date-time') {
         return validationError(

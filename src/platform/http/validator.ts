@@ -1,6 +1,8 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
+import { isStorableDateTime } from '../time.ts';
+import { addDrfBooleanKeyword, withDrfBooleans } from './drf-boolean.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -18,6 +20,14 @@ function makeAjv(coerce: boolean): Ajv {
     strict: false,
   });
   addFormats(ajv);
+  // RFC 3339 allows `23:59:60` and year 0; neither can be stored or answered: the same 400 as any
+  // malformed date-time.
+  const rfc3339 = ajv.formats['date-time'];
+  const shapeOk = typeof rfc3339 === 'object' && 'validate' in rfc3339 && typeof rfc3339.validate === 'function'
+    ? (rfc3339.validate as (text: string) => boolean)
+    : () => true;
+  ajv.addFormat('date-time', { type: 'string', validate: (text: string) => shapeOk(text) && isStorableDateTime(text) });
+  addDrfBooleanKeyword(ajv);
   return ajv;
 }
 
@@ -26,5 +36,6 @@ const queryAjv = makeAjv(true);
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
-  return ajv.compile(schema as object) as ValidateFunction;
+  // Booleans are read as DRF reads them, in bodies and query strings alike ("true", "False", "1", "on" …).
+  return ajv.compile(withDrfBooleans(schema as object)) as ValidateFunction;
 };

@@ -27,6 +27,24 @@ export async function addMembership(db: Queryable, organizationId: string, userI
   );
 }
 
+/** The user is an owner of the organization: added as one, or raised to it. */
+export async function ensureOwnerMembership(db: Queryable, organizationId: string, userId: number): Promise<void> {
+  await db.query(
+    `INSERT INTO organization_memberships (organization_id, user_id, level) VALUES ($1, $2, 'owner')
+     ON CONFLICT (organization_id, user_id) DO UPDATE SET level = 'owner', updated_at = now()
+      WHERE organization_memberships.level <> 'owner'`,
+    [organizationId, userId],
+  );
+}
+
+export async function firstOwnerOf(db: Queryable, organizationId: string): Promise<number | null> {
+  const { rows } = await db.query<{ user_id: number }>(
+    "SELECT user_id FROM organization_memberships WHERE organization_id = $1 AND level = 'owner' ORDER BY joined_at, user_id LIMIT 1",
+    [organizationId],
+  );
+  return rows[0]?.user_id ?? null;
+}
+
 export async function findOrganization(db: Queryable, id: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]);
   return rows[0] ?? null;

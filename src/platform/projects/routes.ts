@@ -7,12 +7,15 @@ import { OrganizationParams } from '../organizations/schemas.ts';
 import { paginatedOf } from '../http/pagination.ts';
 import { resolveOrganization } from '../organizations/service.ts';
 import { CreateProjectBody, Project, ProjectParams, UpdateProjectBody } from './schemas.ts';
-import { createProject, deleteProject, getProject, listProjects, updateProject } from './service.ts';
+import { createProject, deleteProject, getProject, listProjects, resetProjectToken, rotateSecretToken, updateProject } from './service.ts';
 
 const tags = ['platform'];
 const ProjectList = paginatedOf(Project);
 const CreatedProject = Type.Object(Project.properties, {
   description: 'The new project; `secret_api_token` is in clear here and never again.',
+});
+const RotatedProject = Type.Object(Project.properties, {
+  description: 'The project with its new secret token in clear, here and never again.',
 });
 
 /**
@@ -107,6 +110,34 @@ export function projectRoutes(deps: AppDeps) {
         },
       },
       async (request) => updateProject(deps, request.project, request.body),
+    );
+
+    app.patch(
+      '/api/projects/:project_id/reset_token',
+      {
+        config: { scope: 'project:write' },
+        schema: {
+          tags,
+          summary: 'Give the project a new public project token (`phc_…`); the old one is refused from now on (admins and owners)',
+          params: ProjectParams,
+          response: { 200: Project },
+        },
+      },
+      async (request) => resetProjectToken(deps, request.principal, request.project),
+    );
+
+    app.patch(
+      '/api/projects/:project_id/rotate_secret_token',
+      {
+        config: { scope: 'project:write' },
+        schema: {
+          tags,
+          summary: 'Give the project a new secret token (`phs_…`), answered in clear once; the old one is refused from now on (admins and owners)',
+          params: ProjectParams,
+          response: { 200: RotatedProject },
+        },
+      },
+      async (request) => rotateSecretToken(deps, request.principal, request.project),
     );
 
     app.delete(

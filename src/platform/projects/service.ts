@@ -1,5 +1,6 @@
 import type { AppDeps } from '../../app.ts';
 import { withTransaction } from '../../db/transaction.ts';
+import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -12,6 +13,8 @@ import {
   findProject,
   insertProject,
   listReachableProjects,
+  replaceProjectToken,
+  replaceSecretToken,
   updateProject as updateProjectRow,
   type ProjectRow,
 } from './store.ts';
@@ -132,4 +135,56 @@ export async function deleteProject(deps: AppDeps, principal: Principal, project
   deps.authenticator.invalidate();
   deps.flagCache.drop(project.id);
   if (!deleted) throw notFound();
+}
+
+/** PostHog's activity entry for a project ("Team") change of one field. */
+function tokenActivity(principal: Principal, project: ProjectRow, field: string, before: string, after: string) {
+  return {
+    projectId: project.id,
+    scope: 'Team',
+    itemId: String(project.id),
+    activity: 'updated',
+    userId: principal.user.id,
+    detail: { name: project.name, short_id: null, type: null, trigger: null, changes: [{ type: 'Team', action: 'changed' as const, field, before, after }] },
+  };
+}
+
+/**
+ * Caches of this process (tokens, secrets, grants, SDK views, the survey feed) forget the project
+ * now; other processes hear the notice published with the change.
+ */
+function announceProjectChange(deps: AppDeps, projectId: number): void {
+  deps.bus.announce({ kind: 'project', projectId });
+}
+
+/** `PATCH /api/projects/{id}/reset_token/`: a new public token; SDKs sending the old one are refused at once. Admins and owners. */
+export async function resetProjectToken(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<Project> {
+  requireAdmin(membershipLevel(principal, project.organizationId));
+  const row = await withTransaction(deps.pool, async (client) => {
+    const replaced = await replaceProjectToken(client, project.id);
+    if (!replaced) throw notFound();
+    await recordActivity(client, tokenActivity(principal, replaced.project, 'api_token', replaced.oldToken, replaced.project.api_token));
+    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    return replaced.project;
+  });
+  announceProjectChange(deps, project.id);
+  return toProject(row);
+}
+
+/**
+ * `PATCH /api/projects/{id}/rotate_secret_token/`: a new secret token, in clear in this answer only;
+ * the old one is refused at once (PostHog keeps it as a backup until told to delete it). Admins and owners.
+ */
+export async function rotateSecretToken(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<Project> {
+  requireAdmin(membershipLevel(principal, project.organizationId));
+  const rotated = await withTransaction(deps.pool, async (client) => {
+    const replaced = await replaceSecretToken(client, project.id);
+    if (!replaced) throw notFound();
+    // Masks only: a secret is never written anywhere in clear.
+    await recordActivity(client, tokenActivity(principal, replaced.project, 'secret_api_token', replaced.oldMask, replaced.project.secret_token_mask));
+    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    return replaced;
+  });
+  announceProjectChange(deps, project.id);
+  return toProject(rotated.project, rotated.secretToken);
 }

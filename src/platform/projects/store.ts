@@ -20,6 +20,7 @@ export interface CreatedProject {
 }
 
 const PROJECT_COLUMNS = 'id, organization_id, name, api_token, secret_token_mask, timezone, created_at, updated_at';
+const columnsOf = (alias: string) => PROJECT_COLUMNS.split(', ').map((c) => `${alias}.${c}`).join(', ');
 
 export async function insertProject(
   db: Queryable,
@@ -61,7 +62,7 @@ export async function listReachableProjects(
     AND ($4::uuid IS NULL OR p.organization_id = $4::uuid)`;
   const params = [reach.userId, reach.organizations, reach.teams, filter.organizationId ?? null];
   const from = `FROM projects p JOIN organization_memberships m ON m.organization_id = p.organization_id AND m.user_id = $1`;
-  const columns = PROJECT_COLUMNS.split(', ').map((c) => `p.${c}`).join(', ');
+  const columns = columnsOf('p');
   if (!page) {
     const { rows } = await db.query<ProjectRow>(`SELECT ${columns} ${from} WHERE ${where} ORDER BY p.id`, params);
     return { count: rows.length, rows };
@@ -87,6 +88,35 @@ export async function updateProject(
   return rows[0] ?? null;
 }
 
+/** A new public project token; the old one stops naming the project. Answers the old token too. */
+export async function replaceProjectToken(db: Queryable, id: number): Promise<{ project: ProjectRow; oldToken: string } | null> {
+  const { rows } = await db.query<ProjectRow & { old_token: string }>(
+    `UPDATE projects p SET api_token = $2, updated_at = now()
+       FROM (SELECT id, api_token AS old_token FROM projects WHERE id = $1 FOR UPDATE) old
+      WHERE p.id = old.id
+      RETURNING ${columnsOf('p')}, old.old_token`,
+    [id, generateSecret('phc_')],
+  );
+  if (!rows[0]) return null;
+  const { old_token: oldToken, ...project } = rows[0];
+  return { project, oldToken };
+}
+
+/** A new secret token (stored as its hash and mask); the old one stops working. Answers the new one in clear, once. */
+export async function replaceSecretToken(db: Queryable, id: number): Promise<{ project: ProjectRow; secretToken: string; oldMask: string } | null> {
+  const secretToken = generateSecret('phs_');
+  const { rows } = await db.query<ProjectRow & { old_mask: string }>(
+    `UPDATE projects p SET secret_token_hash = $2, secret_token_mask = $3, updated_at = now()
+       FROM (SELECT id, secret_token_mask AS old_mask FROM projects WHERE id = $1 FOR UPDATE) old
+      WHERE p.id = old.id
+      RETURNING ${columnsOf('p')}, old.old_mask`,
+    [id, hashSecret(secretToken), maskSecret(secretToken)],
+  );
+  if (!rows[0]) return null;
+  const { old_mask: oldMask, ...project } = rows[0];
+  return { project, secretToken, oldMask };
+}
+
 /**
  * Deletes a project; its data goes with it (foreign keys cascade). Users whose current project
  * it was move to another project of the same organization, when there is one.
@@ -101,4 +131,10 @@ export async function deleteProject(db: Queryable, project: { id: number; organi
   );
   const { rowCount } = await db.query('DELETE FROM projects WHERE id = $1', [project.id]);
   return (rowCount ?? 0) > 0;
+}
+
+/** The organization's first project (the one a new member starts in), or null. */
+export async function firstProjectOf(db: Queryable, organizationId: string): Promise<number | null> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM projects WHERE organization_id = $1 ORDER BY id LIMIT 1', [organizationId]);
+  return rows[0]?.id ?? null;
 }

@@ -3,7 +3,7 @@ import type { Queryable } from '../../db/pool.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { hashSecret } from '../auth/keys.ts';
 import type { ChangeBus } from '../changes/bus.ts';
-import { deleteSession, deleteSessionsOfUser, insertSession, recordLogin } from './store.ts';
+import { deleteOtherSessionsOfUser, deleteSession, deleteSessionsOfUser, insertSession, recordLogin } from './store.ts';
 
 /** What the cookies carry, in clear: handed to the browser once and stored only as hashes. */
 export interface StartedSession {
@@ -28,6 +28,11 @@ export async function startSession(db: Queryable, authenticator: Authenticator, 
  */
 export async function endSessionsOfUser(db: Queryable, bus: ChangeBus, userId: number): Promise<void> {
   if ((await deleteSessionsOfUser(db, userId)) > 0) await bus.publish(db, { kind: 'auth' });
+}
+
+/** After a password change: every session of the user ends but the one that made the change. */
+export async function endOtherSessionsOfUser(db: Queryable, bus: ChangeBus, userId: number, keep: string | null): Promise<void> {
+  if ((await deleteOtherSessionsOfUser(db, userId, keep)) > 0) await bus.publish(db, { kind: 'auth' });
 }
 
 /** Signs one session out, here at once and in every other process by change notice. */

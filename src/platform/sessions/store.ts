@@ -27,6 +27,12 @@ export async function deleteSessionsOfUser(db: Queryable, userId: number): Promi
   return rowCount ?? 0;
 }
 
+/** Every session of the user but `keep` (the one making the request, when there is one). */
+export async function deleteOtherSessionsOfUser(db: Queryable, userId: number, keep: string | null): Promise<number> {
+  const { rowCount } = await db.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash IS DISTINCT FROM $2', [userId, keep]);
+  return rowCount ?? 0;
+}
+
 export async function insertSignInToken(db: Queryable, token: { hash: string; userId: number; ttlMs: number }): Promise<void> {
   await db.query('DELETE FROM sign_in_tokens WHERE expires_at < now()');
   await db.query(

@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../../app.ts';
-import { Me } from './schemas.ts';
+import { Me, UpdateMeBody } from './schemas.ts';
 import { me } from './service.ts';
+import { updateMe } from './update-me.ts';
 
 export function userRoutes(deps: AppDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
@@ -19,6 +20,23 @@ export function userRoutes(deps: AppDeps) {
         },
       },
       async (request) => me(deps, request.principal),
+    );
+
+    app.patch(
+      '/api/users/@me',
+      {
+        config: { scope: 'user:write' },
+        schema: {
+          tags: ['platform'],
+          summary: 'Change your name, e-mail or password',
+          description:
+            'A new `password` needs `current_password` (when a password is set) and follows the password rules; it ends ' +
+            'your other sessions. Wrong current passwords count toward sign-in throttling (429).',
+          body: UpdateMeBody,
+          response: { 200: Me },
+        },
+      },
+      async (request) => updateMe(deps, request.principal, request.body, request.ip),
     );
   };
 }

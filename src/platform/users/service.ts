@@ -37,6 +37,7 @@ export async function me(deps: AppDeps, principal: Principal): Promise<Me> {
   return {
     ...toUserSummary(user),
     date_joined: user.created_at.toISOString(),
+    has_password: user.password_hash !== null,
     organization,
     team,
     organizations: organizations.rows.map(toOrganizationSummary),

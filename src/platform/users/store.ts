@@ -19,8 +19,9 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<{ id: nu
   return rows[0];
 }
 
+/** Whatever the case: two accounts may not differ by case alone. */
 export async function findUserIdByEmail(db: Queryable, email: string): Promise<number | null> {
-  const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [email]);
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
   return rows[0]?.id ?? null;
 }
 
@@ -28,12 +29,14 @@ export interface UserRecord extends UserRow {
   current_organization_id: string | null;
   current_project_id: number | null;
   created_at: Date;
+  password_hash: string | null;
 }
 
 export async function findUser(db: Queryable, id: number): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
     `SELECT id, uuid, distinct_id, first_name, last_name, email, is_email_verified, hedgehog_config,
-            role_at_organization, current_organization_id::text AS current_organization_id, current_project_id, created_at
+            role_at_organization, current_organization_id::text AS current_organization_id, current_project_id, created_at,
+            password_hash
        FROM users WHERE id = $1`,
     [id],
   );
@@ -60,4 +63,32 @@ export async function setCurrentProjectIfUnset(
 
 export async function setPasswordHash(db: Queryable, userId: number, hash: string): Promise<void> {
   await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, hash]);
+}
+
+export interface ProfileChanges {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  passwordHash?: string;
+}
+
+/** Only the fields given change; an e-mail another account has (in any case) is false, not a change. */
+export async function updateProfile(db: Queryable, userId: number, changes: ProfileChanges): Promise<boolean> {
+  try {
+    await db.query(
+      `UPDATE users SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name),
+              email = COALESCE($4, email), password_hash = COALESCE($5, password_hash)
+        WHERE id = $1`,
+      [userId, changes.firstName ?? null, changes.lastName ?? null, changes.email ?? null, changes.passwordHash ?? null],
+    );
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') return false;
+    throw error;
+  }
+}
+
+/** After joining an organization: it, and its first project, become the person's current ones. */
+export async function setCurrentOrganization(db: Queryable, userId: number, organizationId: string, projectId: number | null): Promise<void> {
+  await db.query('UPDATE users SET current_organization_id = $2, current_project_id = $3 WHERE id = $1', [userId, organizationId, projectId]);
 }

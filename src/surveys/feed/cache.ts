@@ -27,7 +27,7 @@ export class SurveyFeedCache {
   private hear(change: Change): void {
     if (change.kind === 'survey' || change.kind === 'project') this.feeds.drop(change.projectId);
     if (change.kind === 'flag') {
-      // Flag notices are frequent (`last_called_at` from ingestion): only the flags the feed names matter.
+      // Only the flags the feed names matter.
       const cached = this.feeds.peek(change.projectId);
       if (cached === undefined || cached.flagIds.has(change.id)) this.feeds.drop(change.projectId);
     }

@@ -53,8 +53,10 @@ export class SurveyJobs {
   /** One round at `now`; answers what it changed. */
   async runOnce(now: Date = new Date()): Promise<SurveyJobsReport> {
     const lock = await this.deps.pool.connect();
+    let broken: Error | undefined;
     try {
-      await lock.query('BEGIN');
+      // The lock's transaction stays open, idle, while the round works on other connections.
+      await lock.query("BEGIN; SET LOCAL idle_in_transaction_session_timeout = 0");
       if (!(await tryJobsLock(lock))) return { skipped: true, changes: [] };
       const changes: SurveyJobChange[] = [];
       // Stopping first: a survey that ends at its limit needs no iteration or sampling change.
@@ -64,8 +66,10 @@ export class SurveyJobs {
       return { skipped: false, changes };
     } finally {
       // Ending the lock's transaction releases the lock.
-      await lock.query('ROLLBACK').catch(() => {});
-      lock.release();
+      await lock.query('ROLLBACK').catch((error: Error) => {
+        broken = error;
+      });
+      lock.release(broken);
     }
   }
 

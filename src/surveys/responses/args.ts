@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { canonicalUuid } from '../../events/ingestion/uuid.ts';
 import { ApiError, parseError, validationError } from '../../platform/errors.ts';
+import { isQueryTrue } from '../../platform/http/drf-boolean.ts';
 
 /** A GET's body is a few arguments; anything larger is refused. */
 const MAX_BODY_BYTES = 64 * 1024;
@@ -56,11 +57,8 @@ export async function requestArgs(request: FastifyRequest): Promise<RawArgs> {
   return { ...query, ...(await bodyArgs(request)) };
 }
 
-/** `exclude_archived`: true only for `true` (any case), as PostHog reads it; a JSON body may send the boolean. */
-export function excludeArchivedArg(value: unknown): boolean {
-  if (typeof value === 'boolean') return value;
-  return typeof value === 'string' && value.trim().toLowerCase() === 'true';
-}
+/** `exclude_archived`: true for a boolean true or any yes spelling ("true" in any case, "1", "yes", "on"). */
+export const excludeArchivedArg = (value: unknown): boolean => isQueryTrue(value);
 
 /**
  * `survey_ids`: comma-separated (or, in a body, a list), trimmed, empty entries dropped; no entry

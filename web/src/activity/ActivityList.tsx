@@ -5,6 +5,7 @@ import { diffValues } from '../lib/diff.ts';
 import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { EmptyState } from '../ui/EmptyState.tsx';
 
+const ITEM_NOUNS: Record<string, string> = { FeatureFlag: 'the flag ', Cohort: 'the cohort ', Survey: 'the survey ', EventDefinition: 'the event ' };
 const VERBS: Record<string, string> = { created: 'created', updated: 'changed', deleted: 'deleted', restored: 'restored' };
 
 function ChangeDiff({ change }: { change: ActivityChange }) {
@@ -44,7 +45,7 @@ function Entry({ entry, showItem }: { entry: ActivityEntry; showItem: boolean })
             <strong>{who}</strong> {verb}{' '}
             {showItem ? (
               <>
-                {entry.scope === 'FeatureFlag' ? 'the flag ' : entry.scope === 'Cohort' ? 'the cohort ' : `${entry.scope} `}
+                {ITEM_NOUNS[entry.scope] ?? `${entry.scope} `}
                 <strong className="mono">{entry.detail.name ?? entry.item_id}</strong>
               </>
             ) : (

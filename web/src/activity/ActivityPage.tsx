@@ -14,6 +14,7 @@ const SCOPES = [
   { id: 'feature_flags', label: 'Feature flags' },
   { id: 'surveys', label: 'Surveys' },
   { id: 'cohorts', label: 'Cohorts' },
+  { id: 'event_definitions', label: 'Event definitions' },
 ];
 const PAGE_SIZE = 25;
 

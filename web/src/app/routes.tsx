@@ -1,3 +1,4 @@
+import { lazy, Suspense, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { ActivityPage } from '../activity/ActivityPage.tsx';
 import { CohortPage } from '../cohorts/CohortPage.tsx';
@@ -10,19 +11,18 @@ import { PersonsListPage } from '../persons/PersonsListPage.tsx';
 import { SettingsPage } from '../settings/SettingsPage.tsx';
 import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
+import { Spinner } from '../ui/Feedback.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 
-/** A section whose pages are not in the console yet; its API is. */
-function NotYetInConsole({ title, api }: { title: string; api: string }) {
-  useDocumentTitle(title);
-  return (
-    <>
-      <PageHeader title={title} />
-      <EmptyState title={`${title} are not in the console yet`}>
-        Everything is available through the API at <code>{api}</code> (see the <a href="/api/schema/swagger-ui/">API documentation</a>).
-      </EmptyState>
-    </>
-  );
+// The survey and event-definition sections load on first visit (their builder, results and charts are large).
+const SurveysListPage = lazy(() => import('../surveys/SurveysListPage.tsx').then((module) => ({ default: module.SurveysListPage })));
+const SurveyEditPage = lazy(() => import('../surveys/SurveyEditPage.tsx'));
+const SurveyPage = lazy(() => import('../surveys/SurveyPage.tsx'));
+const DefinitionsListPage = lazy(() => import('../definitions/DefinitionsListPage.tsx'));
+const DefinitionPage = lazy(() => import('../definitions/DefinitionPage.tsx'));
+
+function Lazy({ children }: { children: ReactNode }) {
+  return <Suspense fallback={<Spinner label="Loading the page…" />}>{children}</Suspense>;
 }
 
 function NotFoundPage() {
@@ -49,8 +49,12 @@ export function ConsoleRoutes() {
       <Route path="/cohorts/:id">{(params) => <CohortPage cohortId={Number(params.id)} />}</Route>
       <Route path="/persons">{() => <PersonsListPage />}</Route>
       <Route path="/persons/:id">{(params) => <PersonPage personId={params.id} />}</Route>
-      <Route path="/surveys">{() => <NotYetInConsole title="Surveys" api="/api/projects/@current/surveys/" />}</Route>
-      <Route path="/data-management/events">{() => <NotYetInConsole title="Event definitions" api="/api/projects/@current/event_definitions/" />}</Route>
+      <Route path="/surveys">{() => <Lazy><SurveysListPage /></Lazy>}</Route>
+      <Route path="/surveys/new">{() => <Lazy><SurveyEditPage surveyId={null} /></Lazy>}</Route>
+      <Route path="/surveys/:id/edit">{(params) => <Lazy><SurveyEditPage surveyId={params.id} /></Lazy>}</Route>
+      <Route path="/surveys/:id">{(params) => <Lazy><SurveyPage surveyId={params.id} /></Lazy>}</Route>
+      <Route path="/data-management/events">{() => <Lazy><DefinitionsListPage /></Lazy>}</Route>
+      <Route path="/data-management/events/:id">{(params) => <Lazy><DefinitionPage definitionId={params.id} /></Lazy>}</Route>
       <Route path="/activity">{() => <ActivityPage />}</Route>
       <Route path="/settings">
         <Redirect to="/settings/project" replace />

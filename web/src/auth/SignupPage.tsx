@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { api } from '../api/client.ts';
-import { errorMessage, fieldError } from '../api/errors.ts';
+import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import { useResetSession } from '../app/session.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { Field, Input } from '../ui/Field.tsx';
@@ -15,6 +15,8 @@ interface InviteInfo {
   target_email: string;
   first_name: string;
   organization_name: string;
+  /** Signed in as the invited address: joining needs no name or password. */
+  existing_account?: boolean;
 }
 
 /** `/signup/<invite id>`: the invited person sets their name and a password, and is signed in. */
@@ -31,7 +33,8 @@ export function SignupPage({ inviteId }: { inviteId: string }) {
   const [password, setPassword] = useState('');
   const name = firstName ?? invite.data?.first_name ?? '';
   const join = useMutation({
-    mutationFn: () => api.post(`/api/signup/${encodeURIComponent(inviteId)}/`, { first_name: name, password }),
+    mutationFn: () =>
+      api.post(`/api/signup/${encodeURIComponent(inviteId)}/`, invite.data?.existing_account ? {} : { first_name: name, password }),
     onSuccess: async () => {
       await reset();
       navigate('/feature_flags', { replace: true });
@@ -46,12 +49,28 @@ export function SignupPage({ inviteId }: { inviteId: string }) {
   if (invite.isError) {
     return (
       <AuthCard title="This invite cannot be used">
-        <Notice tone="error">{errorMessage(invite.error)} Ask whoever invited you for a new invite.</Notice>
+        <Notice tone="error">
+          {errorMessage(invite.error)}
+          {isApiError(invite.error) && invite.error.code === 'account_exists' ? null : ' Ask whoever invited you for a new invite.'}
+        </Notice>
         <LinkButton href="/">Go to the sign-in page</LinkButton>
       </AuthCard>
     );
   }
   const error = join.error;
+  if (invite.data.existing_account) {
+    return (
+      <AuthCard title={`Join ${invite.data.organization_name}`}>
+        <p className="muted auth-note">
+          You are signed in as <strong>{invite.data.target_email}</strong>, the address this invite is for.
+        </p>
+        {error ? <Notice tone="error">{errorMessage(error)}</Notice> : null}
+        <Button variant="primary" loading={join.isPending} onClick={() => join.mutate()}>
+          Join {invite.data.organization_name}
+        </Button>
+      </AuthCard>
+    );
+  }
   const general = error && !fieldError(error, 'password') && !fieldError(error, 'first_name') ? errorMessage(error) : null;
   return (
     <AuthCard title={`Join ${invite.data.organization_name}`}>

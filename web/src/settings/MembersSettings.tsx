@@ -18,7 +18,7 @@ import { useToast } from '../ui/Toast.tsx';
 const LEVEL_OPTIONS = MEMBERSHIP_LEVELS.map((entry) => ({ value: String(entry.level), label: entry.name }));
 const ADMIN = 8;
 
-function InviteDialog({ orgId, open, onClose }: { orgId: string; open: boolean; onClose: () => void }) {
+function InviteDialog({ orgId, myLevel, open, onClose }: { orgId: string; myLevel: number; open: boolean; onClose: () => void }) {
   const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');
@@ -75,7 +75,7 @@ function InviteDialog({ orgId, open, onClose }: { orgId: string; open: boolean; 
             {(control) => <Input {...control} value={firstName} onChange={(event) => setFirstName(event.target.value)} />}
           </Field>
           <Field label="Level" error={fieldError(error, 'level')} hint="Admins manage members and projects; owners also manage the organization.">
-            {(control) => <Select {...control} options={LEVEL_OPTIONS} value={level} onChange={(event) => setLevel(event.target.value)} />}
+            {(control) => <Select {...control} options={LEVEL_OPTIONS.filter((option) => Number(option.value) <= myLevel)} value={level} onChange={(event) => setLevel(event.target.value)} />}
           </Field>
         </form>
       )}
@@ -94,7 +94,11 @@ export function MembersSettings() {
   const toast = useToast();
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const canManage = (org?.membership_level ?? 0) >= ADMIN;
+  const myLevel = org?.membership_level ?? 0;
+  const canManage = myLevel >= ADMIN;
+  /** PostHog's rule: admins and owners manage others at or below their own level. */
+  const canEdit = (member: Member) => canManage && member.user.uuid !== me.uuid && member.level <= myLevel;
+  const levelOptions = LEVEL_OPTIONS.filter((option) => Number(option.value) <= myLevel);
   const members = useQuery({
     queryKey: ['members', org?.id],
     queryFn: ({ signal }) => api.get<Paginated<Member>>(withQuery(`/api/organizations/${org!.id}/members/`, { limit: 1000 }), signal),
@@ -151,12 +155,12 @@ export function MembersSettings() {
       key: 'level',
       header: 'Level',
       render: (member) =>
-        canManage && member.user.uuid !== me.uuid ? (
+        canEdit(member) ? (
           <Field label={`Level of ${member.user.email}`} hideLabel>
             {(control) => (
               <Select
                 {...control}
-                options={LEVEL_OPTIONS}
+                options={levelOptions}
                 value={String(member.level)}
                 disabled={changeLevel.isPending}
                 onChange={(event) => changeLevel.mutate({ member, level: Number(event.target.value) })}
@@ -173,7 +177,7 @@ export function MembersSettings() {
       header: <span className="visually-hidden">Actions</span>,
       align: 'right',
       render: (member) =>
-        canManage && member.user.uuid !== me.uuid ? (
+        canEdit(member) ? (
           <Button size="sm" variant="ghost" onClick={() => setRemoving(member)}>
             Remove
           </Button>
@@ -224,7 +228,7 @@ export function MembersSettings() {
           )}
         </Card>
       ) : null}
-      <InviteDialog orgId={org.id} open={inviting} onClose={() => setInviting(false)} />
+      <InviteDialog orgId={org.id} myLevel={myLevel} open={inviting} onClose={() => setInviting(false)} />
       <Dialog
         open={removing !== null}
         onClose={() => setRemoving(null)}

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
-import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
+import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Project } from '../api/types.ts';
 import { ME_KEY, useProject } from '../app/session.ts';
 import { Button } from '../ui/Button.tsx';
@@ -28,11 +28,6 @@ const TOKEN_ACTIONS: Record<TokenAction, { title: string; warning: string; done:
     done: 'The secret token was rotated.',
   },
 };
-
-function tokenActionError(error: unknown): string {
-  if (isApiError(error) && (error.status === 404 || error.status === 405)) return 'This server does not offer this yet: update Bellwether to a version that can rotate project tokens.';
-  return errorMessage(error);
-}
 
 function TokenActionButton({ project, action }: { project: Project; action: TokenAction }) {
   const [open, setOpen] = useState(false);
@@ -87,7 +82,7 @@ function TokenActionButton({ project, action }: { project: Project; action: Toke
         ) : (
           <>
             <p>{copy.warning}</p>
-            {run.isError ? <Notice tone="error">{tokenActionError(run.error)}</Notice> : null}
+            {run.isError ? <Notice tone="error">{errorMessage(run.error)}</Notice> : null}
           </>
         )}
       </Dialog>

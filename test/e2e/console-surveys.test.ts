@@ -1,0 +1,343 @@
+// The survey pages in headless Chromium against the real service: a survey with a rating, a
+// single-choice and an open-text question is built in the builder (the preview follows), launched
+// from its page, answered by posthog-js on a page of another origin, and its results page counts the
+// answer. Where the responses endpoint is served, the per-question charts and the responses table
+// show the answer, archiving it hides it under "exclude archived", and the CSV holds it quoted.
+// Event definitions: the list, a definition's page with its edits and the generated code.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
+import { atBothSizes, launchChromium, openConsole, signInOnPage, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
+
+const TEST_MS = 180_000;
+const BUNDLE = createRequire(import.meta.url).resolve('posthog-js/dist/array.full.js');
+const PAGE_TEMPLATE = readFileSync(new URL('./fixtures/posthog-survey-page.html', import.meta.url), 'utf8');
+const OPEN_ANSWER = 'Faster pages, "please" =1+1';
+
+let t: TestApp;
+let origin: string;
+let token: string;
+let browser: Browser;
+let opened: ConsolePage;
+let site: Server;
+let siteOrigin: string;
+
+function startSite(): Server {
+  return createServer((request, response) => {
+    const url = new URL(request.url ?? '/', 'http://site.test');
+    if (url.pathname === '/posthog-js/array.full.js') {
+      response.writeHead(200, { 'content-type': 'application/javascript; charset=utf-8' });
+      response.end(readFileSync(BUNDLE));
+      return;
+    }
+    if (url.pathname === '/') {
+      const setup = JSON.stringify(JSON.parse(url.searchParams.get('setup') ?? '{}')).replace(/</g, '\\u003c');
+      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      response.end(PAGE_TEMPLATE.replace('__SETUP__', setup));
+      return;
+    }
+    response.writeHead(404).end();
+  });
+}
+
+before(async () => {
+  t = await startTestApp();
+  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  site = startSite();
+  siteOrigin = await new Promise<string>((resolve) => site.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(site.address() as AddressInfo).port}`)));
+  const { rows } = await t.db.pool.query<{ api_token: string }>('SELECT api_token FROM projects WHERE id = $1', [t.projectId]);
+  token = rows[0].api_token;
+  browser = await launchChromium();
+  opened = await openConsole(browser, origin);
+  await givePassword(t);
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  await new Promise((resolve) => site?.close(resolve));
+  await t?.close();
+});
+
+async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  const started = Date.now();
+  let last: T | undefined;
+  while (Date.now() - started < STEP_MS) {
+    last = await read();
+    if (done(last)) return last;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  assert.fail(`${what}: not within ${STEP_MS} ms; last: ${JSON.stringify(last)}`);
+}
+
+let surveyId = '';
+/** GET …/surveys/{id}/responses/ answers on this branch (the responses API of issue 10). */
+let responsesServed = false;
+
+test('a survey with rating, single-choice and open-text questions is built in the builder, with the preview following', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  await step(opened, 'the empty survey list did not show', async () => {
+    await page.goto('/surveys');
+    await page.getByRole('heading', { name: 'No surveys yet' }).waitFor();
+  });
+  await step(opened, 'the builder did not fill in', async () => {
+    await page.getByRole('link', { name: 'New survey' }).click();
+    await page.getByRole('heading', { name: 'New survey' }).waitFor();
+    await page.getByLabel('Name', { exact: true }).fill('Checkout feedback');
+    await page.getByLabel('Question 1: type', { exact: true }).selectOption('rating');
+    await page.getByLabel('Question 1: question', { exact: true }).fill('How likely are you to recommend us?');
+    await page.getByRole('button', { name: '+ Single choice' }).click();
+    await page.getByLabel('Question 2: question', { exact: true }).fill('Did you find what you needed?');
+    await page.getByRole('button', { name: '+ Open text' }).click();
+    await page.getByLabel('Question 3: question', { exact: true }).fill('What should we improve?');
+    // The preview shows the first question as posthog-js would: eleven rating buttons on 0–10.
+    const preview = page.getByRole('group', { name: 'Survey preview' });
+    await preview.getByText('How likely are you to recommend us?').waitFor();
+    assert.equal(await preview.locator('.bw-survey-number').count(), 11);
+    await page.getByLabel('Background', { exact: true }).fill('#fff7e6');
+  });
+  await atBothSizes(opened, 'survey-builder', (p) => p.getByRole('group', { name: 'Survey preview' }).waitFor());
+  await step(opened, 'saving the survey failed', async () => {
+    await page.getByRole('button', { name: 'Save as draft' }).first().click();
+    await page.getByRole('heading', { name: 'Checkout feedback' }).waitFor();
+  });
+  surveyId = page.url().split('/surveys/')[1].split(/[?#]/)[0];
+  const stored = await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/surveys/${surveyId}/` });
+  const survey = stored.json();
+  assert.deepEqual(
+    survey.questions.map((q: { type: string; scale?: number; choices?: string[] }) => [q.type, q.scale ?? null, q.choices ?? null]),
+    [
+      ['rating', 10, null],
+      ['single_choice', null, ['Yes', 'No']],
+      ['open', null, null],
+    ],
+  );
+  assert.equal(survey.appearance.backgroundColor, '#fff7e6');
+  assert.equal(survey.start_date, null, 'saved as a draft');
+});
+
+test('the builder shows the server’s error beside its field', { timeout: TEST_MS }, async (ctx) => {
+  if (!surveyId) return ctx.skip('needs the survey from the previous test');
+  const { page } = opened;
+  await step(opened, 'the name clash was not shown beside the name', async () => {
+    await page.goto('/surveys/new');
+    await page.getByLabel('Name', { exact: true }).fill('Checkout feedback');
+    await page.getByRole('button', { name: 'Save as draft' }).first().click();
+    const name = page.locator('.field', { has: page.getByLabel('Name', { exact: true }) });
+    await name.getByRole('alert').getByText('There is already a survey with this name.').waitFor();
+  });
+});
+
+test('the survey is launched from its page, answered by posthog-js, and its results count the answer', { timeout: TEST_MS }, async (ctx) => {
+  if (!surveyId) return ctx.skip('needs the survey from the first test');
+  const { page } = opened;
+  await step(opened, 'launching failed', async () => {
+    await page.goto(`/surveys/${surveyId}`);
+    await page.getByRole('button', { name: 'Launch' }).click();
+    await page.getByText('Running', { exact: true }).waitFor();
+  });
+
+  const visitor = await browser.newContext();
+  await visitor.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    return url.origin === siteOrigin || url.origin === origin ? route.continue() : route.abort();
+  });
+  const site = await visitor.newPage();
+  site.setDefaultTimeout(STEP_MS);
+  const setup = {
+    token,
+    options: {
+      api_host: origin,
+      bootstrap: { distinctID: 'e2e-survey-visitor', isIdentifiedID: true },
+      autocapture: false,
+      capture_pageview: false,
+      capture_pageleave: false,
+      disable_session_recording: true,
+      request_batching: false,
+      opt_out_useragent_filter: true,
+    },
+  };
+  await site.goto(`${siteOrigin}/?setup=${encodeURIComponent(JSON.stringify(setup))}`);
+  const popover = site.locator(`.PostHogSurvey-${surveyId} .ph-survey`);
+  await popover.waitFor({ state: 'visible' });
+  await popover.getByText('How likely are you to recommend us?').waitFor();
+  await popover.locator('.ratings-number', { hasText: /^9$/ }).click();
+  await popover.locator('button.form-submit').click();
+  await popover.getByText('Did you find what you needed?').waitFor();
+  await popover.getByText('Yes', { exact: true }).click();
+  await popover.locator('button.form-submit').click();
+  await popover.getByText('What should we improve?').waitFor();
+  await popover.locator('textarea').fill(OPEN_ANSWER);
+  await popover.locator('button.form-submit').click();
+  await eventually(
+    'the stats counting the response',
+    async () => (await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/surveys/${surveyId}/stats/` })).json(),
+    (body) => body.stats?.['survey sent']?.total_count === 1,
+  );
+  await visitor.close();
+
+  await step(opened, 'the results page did not count the response', async () => {
+    await page.goto(`/surveys/${surveyId}`);
+    const tile = page.locator('.stat-tile', { hasText: 'Responses' });
+    await tile.locator('.stat-tile-value', { hasText: /^1$/ }).waitFor();
+  });
+
+  responsesServed = (await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/surveys/${surveyId}/responses/` })).statusCode === 200;
+  if (!responsesServed) {
+    ctx.diagnostic('GET …/responses/ is not served on this branch: the per-question charts, the table and the CSV are not checked');
+    await atBothSizes(opened, 'survey-results', (p) => p.locator('.stat-tile').first().waitFor());
+    return;
+  }
+  await step(opened, 'the per-question results did not show the answer', async () => {
+    await page.getByText('NPS 100').waitFor();
+    await page.locator('.open-answers').getByText(OPEN_ANSWER).waitFor();
+  });
+  await atBothSizes(opened, 'survey-results', (p) => p.getByText('NPS 100').waitFor());
+  await step(opened, 'the responses table did not show, archive and hide the answer', async () => {
+    await page.getByRole('tab', { name: 'Responses' }).click();
+    const row = page.getByRole('row', { name: new RegExp(OPEN_ANSWER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
+    await row.waitFor();
+    await row.getByRole('button', { name: 'Archive' }).click();
+    await page.getByText('No responses match.').waitFor();
+    await page.getByLabel('Exclude archived responses').uncheck();
+    await page.getByRole('row', { name: /Archived/ }).waitFor();
+  });
+  const csv = await page.request.get(`/api/projects/${t.projectId}/surveys/${surveyId}/responses/?format=csv`);
+  assert.equal(csv.status(), 200);
+  const text = await csv.text();
+  assert.ok(text.includes('"Faster pages, ""please"" =1+1"'), `the CSV quotes the answer: ${text}`);
+});
+
+test('the results page draws each question from responses in the responses endpoint’s shape', { timeout: TEST_MS }, async (ctx) => {
+  if (!surveyId) return ctx.skip('needs the survey from the first test');
+  if (responsesServed) return ctx.skip('the real endpoint is served: the previous test checked the charts');
+  // Until the responses API lands, the browser is handed responses in its documented shape
+  // ({results: [{uuid, distinct_id, person, timestamp, answers, archived, partial}], next}).
+  const { page } = opened;
+  const survey = (await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/surveys/${surveyId}/` })).json();
+  const [rating, choice, open] = survey.questions.map((question: { id: string }) => question.id);
+  const ratings = [10, 10, 9, 9, 8, 7, 6, 3, 0, 10];
+  const texts = ['Checkout is slow', 'Love it', 'Slow on mobile', 'More payment options', ''];
+  const results = Array.from({ length: 40 }, (_, i) => ({
+    uuid: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+    distinct_id: `visitor-${i}`,
+    person: null,
+    timestamp: new Date(Date.now() - (i % 7) * 86_400_000).toISOString(),
+    answers: { [rating]: ratings[i % 10], [choice]: i % 3 === 0 ? 'No' : 'Yes', ...(texts[i % 5] ? { [open]: `${texts[i % 5]} #${i}` } : {}) },
+    archived: false,
+    partial: i % 13 === 0,
+  }));
+  const pattern = new RegExp(`/surveys/${surveyId}/responses/(\\?.*)?$`);
+  await page.route(pattern, (route) => (route.request().method() === 'GET' ? route.fulfill({ json: { results, next: null } }) : route.continue()));
+  try {
+    await step(opened, 'the per-question charts were not drawn', async () => {
+      await page.goto(`/surveys/${surveyId}`);
+      await page.getByText('NPS 20', { exact: true }).waitFor();
+      await page.getByText('20 promoters · 8 passives · 12 detractors').waitFor();
+      await page.getByRole('list', { name: '2. Did you find what you needed?' }).getByText('Yes').waitFor();
+      await page.getByRole('searchbox', { name: 'Search the answers' }).fill('slow');
+      await page.getByText('16 of 32 answers').waitFor();
+    });
+    await atBothSizes(opened, 'survey-results', (p) => p.getByText('NPS 20', { exact: true }).waitFor());
+    await step(opened, 'the responses table did not list them', async () => {
+      await page.getByRole('tab', { name: 'Responses' }).click();
+      await page.getByRole('row', { name: /Checkout is slow #0/ }).getByText('Partial').waitFor();
+      assert.equal(await page.getByRole('row').count(), 41);
+      const csv = await page.getByRole('link', { name: 'Download CSV' }).getAttribute('href');
+      assert.equal(csv, `/api/projects/${t.projectId}/surveys/${surveyId}/responses/?exclude_archived=true&format=csv`);
+    });
+    await atBothSizes(opened, 'survey-responses', (p) => p.getByRole('row', { name: /visitor-1\b/ }).waitFor());
+  } finally {
+    await page.unroute(pattern);
+  }
+});
+
+test('the survey list shows the status and the response count', { timeout: TEST_MS }, async (ctx) => {
+  if (!surveyId) return ctx.skip('needs the survey from the first test');
+  await atBothSizes(opened, 'surveys-list', async (p) => {
+    await p.goto('/surveys');
+    const row = p.getByRole('row', { name: /Checkout feedback/ });
+    await row.getByText('Running').waitFor();
+    await row.getByRole('cell', { name: '1', exact: true }).waitFor();
+  });
+});
+
+test('event definitions: filtered list, a definition edited with its volume chart and properties, the generated code, the history', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  const created = await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/event_definitions/`, payload: { name: 'checkout_completed' } });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = String(created.headers.location).split('/event_definitions/')[1].replace(/\/$/, '');
+  await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/event_definitions/`, payload: { name: 'page_scrolled' } });
+  for (let day = 0; day < 5; day++) {
+    for (let n = 0; n <= day; n++) {
+      await t.db.pool.query(`INSERT INTO events (project_id, uuid, event, distinct_id, timestamp) VALUES ($1, gen_random_uuid(), 'checkout_completed', 'someone', now() - make_interval(days => $2))`, [t.projectId, day]);
+    }
+  }
+  await step(opened, 'the list did not filter', async () => {
+    await page.goto('/data-management/events');
+    await page.getByRole('link', { name: 'checkout_completed' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Search' }).fill('scroll');
+    await page.getByRole('link', { name: 'page_scrolled' }).waitFor();
+    await page.getByRole('link', { name: 'checkout_completed' }).waitFor({ state: 'detached' });
+  });
+  await atBothSizes(opened, 'event-definitions-list', (p) => p.getByRole('link', { name: 'page_scrolled' }).waitFor());
+  await step(opened, 'the definition was not edited', async () => {
+    await page.goto(`/data-management/events/${id}`);
+    await page.getByLabel('Description', { exact: true }).fill('A paid order');
+    const tags = page.getByLabel('Tags', { exact: true });
+    await tags.fill('revenue');
+    await tags.press('Enter');
+    await page.getByLabel('Verified', { exact: true }).check();
+    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByText('Saved "checkout_completed".').waitFor();
+    await page.getByRole('img', { name: 'checkout_completed per day, last 30 days' }).waitFor();
+  });
+  const stored = (await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/event_definitions/${id}/` })).json();
+  assert.equal(stored.description, 'A paid order');
+  assert.deepEqual(stored.tags, ['revenue']);
+  assert.equal(stored.verified, true);
+  assert.equal(stored.verified_by?.email, OWNER_EMAIL);
+  await atBothSizes(opened, 'event-definition', (p) => p.getByRole('img', { name: 'checkout_completed per day, last 30 days' }).waitFor());
+  await step(opened, 'the verified filter did not keep the verified event', async () => {
+    await page.goto('/data-management/events?verified=true');
+    await page.getByRole('link', { name: 'checkout_completed' }).waitFor();
+    await page.getByRole('link', { name: 'page_scrolled' }).waitFor({ state: 'detached' });
+  });
+  await step(opened, 'a property group was not created and attached', async () => {
+    await page.goto(`/data-management/events/${id}?tab=schema`);
+    await page.getByRole('heading', { name: 'No property groups attached' }).waitFor();
+    await page.getByRole('button', { name: 'New property group' }).click();
+    await page.getByLabel('Group name').fill('Order');
+    await page.getByLabel('Property 1: name').fill('order_total');
+    await page.getByLabel('Property 1: type').selectOption('Numeric');
+    await page.getByRole('dialog').getByLabel('Required').check();
+    await page.getByRole('button', { name: 'Create and attach' }).click();
+    await page.getByRole('heading', { name: 'Order' }).waitFor();
+    await page.getByRole('cell', { name: 'order_total' }).waitFor();
+  });
+  await atBothSizes(opened, 'event-definition-schema', (p) => p.getByRole('cell', { name: 'order_total' }).waitFor());
+  await step(opened, 'the generated code was not shown', async () => {
+    await page.goto(`/data-management/events/${id}?tab=code`);
+    await page.locator('.code-block').getByText('checkout_completed').first().waitFor();
+    await page.locator('.code-block').getByText(/order_total/).first().waitFor();
+    await page.getByRole('button', { name: 'Copy' }).waitFor();
+    await page.getByRole('tab', { name: 'Go' }).click();
+    await page.locator('.code-block').getByText('package').first().waitFor();
+  });
+  await atBothSizes(opened, 'event-definition-code', (p) => p.locator('.code-block').first().waitFor());
+  await step(opened, 'the history did not name the person', async () => {
+    await page.goto(`/data-management/events/${id}?tab=history`);
+    await page.locator('.activity-entry').first().getByText('Admin').waitFor();
+    await page.goto('/activity?scope=event_definitions');
+    await page.locator('.activity-entry', { hasText: 'checkout_completed' }).first().waitFor();
+    await page.goto('/activity?scope=surveys');
+    await page.locator('.activity-entry', { hasText: 'Checkout feedback' }).first().waitFor();
+  });
+  await atBothSizes(opened, 'activity-surveys', (p) => p.locator('.activity-entry').first().waitFor());
+});
