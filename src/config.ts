@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 
@@ -15,6 +16,8 @@ export interface Config {
   /** DATABASE_PREPARED_STATEMENTS: `false` for a pooler that cannot keep named statements (PgBouncer < 1.21 in transaction mode). */
   preparedStatements: boolean;
   dataDir: string;
+  /** WORKERS: serving processes (default: one per core; 1 runs everything in one process). */
+  workers: number;
   initApiKey: string | null;
   logLevel: string;
   /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
@@ -51,6 +54,13 @@ function parsePoolSize(raw: string | undefined): number {
   const size = Number(raw);
   if (!Number.isInteger(size) || size < 1 || size > 1000) throw new Error(`DATABASE_POOL_SIZE must be an integer between 1 and 1000, got "${raw}"`);
   return size;
+}
+
+function parseWorkers(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return Math.max(1, os.availableParallelism());
+  const workers = Number(raw);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new Error(`WORKERS must be an integer between 1 and 256, got "${raw}"`);
+  return workers;
 }
 
 function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
@@ -96,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: parsePoolSize(env.DATABASE_POOL_SIZE),
     preparedStatements: parseBoolean('DATABASE_PREPARED_STATEMENTS', env.DATABASE_PREPARED_STATEMENTS, true),
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    workers: parseWorkers(env.WORKERS),
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),

@@ -1,4 +1,4 @@
-// Starts the service exactly as `npm start` does (no DATABASE_URL: the embedded PostgreSQL in
+// Starts the service as `npm start` does with WORKERS=1 (cluster-start.test.ts covers more workers; no DATABASE_URL: the embedded PostgreSQL in
 // DATA_DIR) and checks what a new user sees: the printed URL and key, health, the key working,
 // data surviving a restart, INIT_API_KEY, and a clean, graceful stop; and the graceful stop on
 // DATABASE_URL too.
@@ -95,7 +95,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Pr
 
 /** `node --import tsx src/main.ts` (what `npm start` runs) from the repository root. */
 async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...extraEnv };
   if (!('DATABASE_URL' in extraEnv)) delete env.DATABASE_URL;
   if (!('INIT_API_KEY' in extraEnv)) delete env.INIT_API_KEY;
   delete env.NODE_TEST_CONTEXT;
