@@ -9,6 +9,8 @@ import { installAuthentication } from './platform/auth/hook.ts';
 import { installErrorHandling } from './platform/http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/json-body.ts';
 import { validatorCompiler } from './platform/http/validator.ts';
+import { installRequestMetrics } from './platform/http/metrics.ts';
+import { watchPool } from './platform/metrics/metrics.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { sessionRoutes } from './platform/sessions/routes.ts';
@@ -109,6 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installJsonBodyParser(app);
   installEmptyBodyDefault(app);
   installErrorHandling(app);
+  installRequestMetrics(app);
+  watchPool(options.pool);
   // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
   // a request in flight when close began stays open and holds app.close() for the keep-alive
   // timeout (72 s).

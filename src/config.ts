@@ -16,6 +16,8 @@ export interface Config {
   /** DATABASE_PREPARED_STATEMENTS: `false` for a pooler that cannot keep named statements (PgBouncer < 1.21 in transaction mode). */
   preparedStatements: boolean;
   dataDir: string;
+  /** METRICS_PORT: Prometheus metrics at /metrics on this port (on HOST); null (unset): off. */
+  metricsPort: number | null;
   /** WORKERS: serving processes (default: one per core; 1 runs everything in one process). */
   workers: number;
   initApiKey: string | null;
@@ -33,11 +35,11 @@ export interface Config {
   initAdminPassword: string | null;
 }
 
-function parsePort(raw: string | undefined): number {
+function parsePort(raw: string | undefined, name = 'PORT'): number {
   if (raw === undefined || raw === '') return 8000;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer between 0 and 65535, got "${raw}"`);
+    throw new Error(`${name} must be an integer between 0 and 65535, got "${raw}"`);
   }
   return port;
 }
@@ -107,6 +109,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preparedStatements: parseBoolean('DATABASE_PREPARED_STATEMENTS', env.DATABASE_PREPARED_STATEMENTS, true),
     dataDir: path.resolve(env.DATA_DIR || './data'),
     workers: parseWorkers(env.WORKERS),
+    metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : null,
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),

@@ -10,6 +10,8 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateOn } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
 import { bootstrap, type BootstrapResult } from './platform/bootstrap.ts';
+import { collectProcessMetrics } from './platform/metrics/metrics.ts';
+import { startMetricsListener } from './platform/metrics/listener.ts';
 import { printStarted } from './started.ts';
 
 /**
@@ -83,6 +85,12 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,
     });
+    collectProcessMetrics();
+    if (!worker && config.metricsPort !== null) {
+      const metrics = await startMetricsListener(config.metricsPort, config.host, 'process');
+      app.addHook('onClose', async () => metrics.close());
+      logger.info({ url: metrics.url }, 'metrics listening');
+    }
     const address = await app.listen({ port: config.port, host: config.host });
     const url = address.replace('://0.0.0.0', '://127.0.0.1');
     if (worker) {

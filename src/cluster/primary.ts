@@ -12,6 +12,7 @@ import { migrateOn } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { bootstrap } from '../platform/bootstrap.ts';
 import { SHUTDOWN_GRACE_MS, type ListeningMessage } from '../server.ts';
+import { startMetricsListener } from '../platform/metrics/listener.ts';
 import { printStarted } from '../started.ts';
 
 /** A worker living shorter than this counts as a crash loop: its replacement waits longer. */
@@ -129,6 +130,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     });
     const [url] = await Promise.all(urls);
     if (stopping) return;
+    if (config.metricsPort !== null) {
+      const metrics = await startMetricsListener(config.metricsPort, config.host, 'cluster');
+      logger.info({ url: metrics.url }, 'metrics listening (summed over the workers)');
+    }
     running = true;
     logger.info({ url, workers: slots.length }, 'Bellwether is listening');
     printStarted(url, started);
