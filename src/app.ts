@@ -10,6 +10,8 @@ import { installErrorHandling } from './platform/http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './platform/http/json-body.ts';
 import { installQueryTextCheck } from './platform/http/query-text.ts';
 import { validatorCompiler } from './platform/http/validator.ts';
+import { installRequestMetrics } from './platform/http/metrics.ts';
+import { watchPool } from './platform/metrics/metrics.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { sessionRoutes } from './platform/sessions/routes.ts';
@@ -128,6 +130,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installEmptyBodyDefault(app);
   installQueryTextCheck(app);
   installErrorHandling(app);
+  installRequestMetrics(app);
+  watchPool(options.pool);
   // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
   // a request in flight when close began stays open and holds app.close() for the keep-alive
   // timeout (72 s).

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
@@ -16,6 +17,10 @@ export interface Config {
   /** DATABASE_PREPARED_STATEMENTS: `false` for a pooler that cannot keep named statements (PgBouncer < 1.21 in transaction mode). */
   preparedStatements: boolean;
   dataDir: string;
+  /** METRICS_PORT: Prometheus metrics at /metrics on this port (on HOST); null (unset): off. */
+  metricsPort: number | null;
+  /** WORKERS: serving processes (default: one per core; 1 runs everything in one process). */
+  workers: number;
   initApiKey: string | null;
   logLevel: string;
   /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
@@ -36,11 +41,11 @@ export interface Config {
   databaseTimeouts: DatabaseTimeouts;
 }
 
-function parsePort(raw: string | undefined): number {
+function parsePort(raw: string | undefined, name = 'PORT'): number {
   if (raw === undefined || raw === '') return 8000;
   const port = Number(raw);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer between 0 and 65535, got "${raw}"`);
+    throw new Error(`${name} must be an integer between 0 and 65535, got "${raw}"`);
   }
   return port;
 }
@@ -58,6 +63,13 @@ function parsePoolSize(raw: string | undefined): number {
   // One connection would leave a request that reads outside its open transaction waiting on itself.
   if (!Number.isInteger(size) || size < 2 || size > 1000) throw new Error(`DATABASE_POOL_SIZE must be a whole number from 2 to 1000, got "${raw}"`);
   return size;
+}
+
+function parseWorkers(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return Math.max(1, os.availableParallelism());
+  const workers = Number(raw);
+  if (!Number.isInteger(workers) || workers < 1 || workers > 256) throw new Error(`WORKERS must be an integer between 1 and 256, got "${raw}"`);
+  return workers;
 }
 
 function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
@@ -128,6 +140,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize: parsePoolSize(env.DATABASE_POOL_SIZE),
     preparedStatements: parseBoolean('DATABASE_PREPARED_STATEMENTS', env.DATABASE_PREPARED_STATEMENTS, true),
     dataDir: path.resolve(env.DATA_DIR || './data'),
+    workers: parseWorkers(env.WORKERS),
+    metricsPort: env.METRICS_PORT ? parsePort(env.METRICS_PORT, 'METRICS_PORT') : null,
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),

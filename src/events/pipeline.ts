@@ -1,6 +1,7 @@
 import type { AppDeps } from '../app.ts';
 import type { PoolClient } from '../db/pool.ts';
 import { withTransaction } from '../db/transaction.ts';
+import { ingestedEvents } from '../platform/metrics/metrics.ts';
 import { recordDefinitions, type DefinitionsSeen } from './definitions/ingest.ts';
 import { resolvePersons } from './persons/resolve.ts';
 import { findStoredUuids, insertEvents } from './store.ts';
@@ -89,6 +90,8 @@ export async function ingest(
       continue;
     }
     const { committed, ...counts } = result;
+    ingestedEvents.inc({ result: 'stored' }, counts.stored);
+    ingestedEvents.inc({ result: 'duplicate' }, counts.duplicates);
     for (const after of committed) {
       try {
         after();

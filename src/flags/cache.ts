@@ -79,7 +79,7 @@ export class FlagCache {
     private readonly pool: Pool,
     bus: ChangeBus,
   ) {
-    this.projects = new ProjectCache(async (projectId) => new ProjectFlags(await projectFlags(pool, projectId)));
+    this.projects = new ProjectCache(async (projectId) => new ProjectFlags(await projectFlags(pool, projectId)), 'flags');
     bus.subscribe((change) => {
       if (change.kind === 'flag') this.refresh(change.projectId, change.id);
       if (change.kind === 'project') this.drop(change.projectId);

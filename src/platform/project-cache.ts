@@ -1,3 +1,5 @@
+import { cacheRequests } from './metrics/metrics.ts';
+
 const MAX_LOAD_ATTEMPTS = 3;
 
 /**
@@ -10,10 +12,15 @@ export class ProjectCache<T> {
   private readonly loads = new Map<number, Promise<T>>();
   private readonly generations = new Map<number, number>();
 
-  constructor(private readonly loader: (projectId: number) => Promise<T>) {}
+  /** `name`: the cache's label in the hit/miss metric. */
+  constructor(
+    private readonly loader: (projectId: number) => Promise<T>,
+    private readonly name = 'project',
+  ) {}
 
   get(projectId: number): T | Promise<T> {
     const cached = this.values.get(projectId);
+    cacheRequests.inc({ cache: this.name, result: cached === undefined ? 'miss' : 'hit' });
     if (cached !== undefined) return cached;
     let load = this.loads.get(projectId);
     if (!load) {

@@ -14,6 +14,7 @@
  * The definitions bodies (JSON and ETag) are rendered once per view.
  */
 import type { Pool } from '../db/pool.ts';
+import { cacheRequests } from '../platform/metrics/metrics.ts';
 import { ProjectCache } from '../platform/project-cache.ts';
 import type { FlagCache, ProjectFlags } from '../flags/cache.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
@@ -43,7 +44,7 @@ export class SdkCache {
         cohorts: definitionsOf(row.cohorts),
         groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
       };
-    });
+    }, 'sdk_extras');
     // Own notices too: cohorts written through this process's API reach this cache that way.
     bus.subscribe(
       (change) => {
@@ -58,7 +59,9 @@ export class SdkCache {
   async view(projectId: number): Promise<ProjectView> {
     const [flags, extras] = await Promise.all([this.flagCache.project(projectId), this.extras.get(projectId)]);
     const cached = this.views.get(projectId);
-    if (cached && cached.flags === flags && cached.revision === flags.revision && cached.extras === extras) return cached.view;
+    const fresh = cached !== undefined && cached.flags === flags && cached.revision === flags.revision && cached.extras === extras;
+    cacheRequests.inc({ cache: 'sdk_views', result: fresh ? 'hit' : 'miss' });
+    if (fresh) return cached.view;
     const view = new ProjectView(projectId, flags.all().map((rendered) => rendered.record), extras);
     this.views.set(projectId, { view, flags, revision: flags.revision, extras });
     return view;

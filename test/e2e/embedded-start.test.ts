@@ -1,7 +1,8 @@
-// Starts the service exactly as `npm start` does (no DATABASE_URL: the embedded PostgreSQL in
-// DATA_DIR) and checks what a new user sees: the printed URL, key and one-time sign-in link, health,
-// the key and the link working, data surviving a restart, INIT_API_KEY, INIT_ADMIN_EMAIL/PASSWORD,
-// and a clean, graceful stop; and the graceful stop on DATABASE_URL too.
+// Starts the service as `npm start` does with WORKERS=1 (cluster-start.test.ts covers more workers;
+// no DATABASE_URL: the embedded PostgreSQL in DATA_DIR) and checks what a new user sees: the printed
+// URL, key and one-time sign-in link, health, the key and the link working, data surviving a
+// restart, INIT_API_KEY, INIT_ADMIN_EMAIL/PASSWORD, and a clean, graceful stop; and the graceful
+// stop on DATABASE_URL too.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -98,7 +99,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Pr
 
 /** `node --import tsx src/main.ts` (what `npm start` runs) from the repository root. */
 async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...extraEnv };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...extraEnv };
   if (!('DATABASE_URL' in extraEnv)) delete env.DATABASE_URL;
   for (const name of ['INIT_API_KEY', 'INIT_ADMIN_EMAIL', 'INIT_ADMIN_PASSWORD', 'SITE_URL']) {
     if (!(name in extraEnv)) delete env[name];

@@ -30,7 +30,7 @@ let b: Service;
 let token: string;
 
 async function startService(): Promise<Service> {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, INIT_API_KEY: key, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, INIT_API_KEY: key, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1' };
   delete env.NODE_TEST_CONTEXT;
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

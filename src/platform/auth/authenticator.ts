@@ -2,6 +2,7 @@ import type { Pool } from '../../db/pool.ts';
 import type { ChangeBus } from '../changes/bus.ts';
 import { DAY_MS } from '../time.ts';
 import { authenticationFailed, notAuthenticated, sessionExpired } from '../errors.ts';
+import { cacheRequests } from '../metrics/metrics.ts';
 import { hashSecret, hashesEqual } from './keys.ts';
 import type { KeyPrincipal, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
 import {
@@ -40,14 +41,14 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 14 * DAY_MS, maxA
 class TtlCache<T> {
   private readonly entries = new Map<string, Cached<T>>();
 
+  constructor(private readonly name: string) {}
+
   get(key: string, now: number): T | undefined {
     const hit = this.entries.get(key);
-    if (!hit) return undefined;
-    if (hit.expiresAt <= now) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return hit.value;
+    if (hit && hit.expiresAt <= now) this.entries.delete(key);
+    const fresh = hit && hit.expiresAt > now;
+    cacheRequests.inc({ cache: this.name, result: fresh ? 'hit' : 'miss' });
+    return fresh ? hit.value : undefined;
   }
 
   set(key: string, value: T, now: number): void {
@@ -71,9 +72,9 @@ export function bearerToken(header: string | undefined): string | null {
  * short-lived cache.
  */
 export class Authenticator {
-  private readonly principals = new TtlCache<FoundPrincipal>();
-  private readonly sessions = new TtlCache<FoundSession>();
-  private readonly projects = new TtlCache<ProjectRef | null>();
+  private readonly principals = new TtlCache<FoundPrincipal>('auth_keys');
+  private readonly sessions = new TtlCache<FoundSession>('auth_sessions');
+  private readonly projects = new TtlCache<ProjectRef | null>('auth_projects');
   private readonly lastUsedWrites = new Map<string, number>();
 
   constructor(

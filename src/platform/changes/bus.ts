@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
+import { changeNoticeLag } from '../metrics/metrics.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
 
@@ -16,6 +17,8 @@ export type Change =
 interface Envelope {
   origin: string;
   change: Change;
+  /** When it was published (the writer's clock, ms): for the notice-lag metric. */
+  at?: number;
 }
 
 type Handler = (change: Change) => void;
@@ -88,14 +91,15 @@ export class ChangeBus {
   }
 
   async publish(db: Queryable, change: Change): Promise<void> {
-    const envelope: Envelope = { origin: this.origin, change };
+    const envelope: Envelope = { origin: this.origin, change, at: Date.now() };
     await db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify(envelope)]);
   }
 
   /** Several changes in one statement (a batch that touched many objects). */
   async publishAll(db: Queryable, changes: readonly Change[]): Promise<void> {
     if (changes.length === 0) return;
-    const envelopes = changes.map((change) => JSON.stringify({ origin: this.origin, change } satisfies Envelope));
+    const at = Date.now();
+    const envelopes = changes.map((change) => JSON.stringify({ origin: this.origin, change, at } satisfies Envelope));
     await db.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
   }
 
@@ -167,6 +171,7 @@ export class ChangeBus {
     }
     const own = envelope.origin === this.origin;
     for (const { handler, ownToo } of this.handlers) if (!own || ownToo) handler(envelope.change);
+    if (!own && typeof envelope.at === 'number') changeNoticeLag.observe({ kind: envelope.change.kind }, Math.max(0, Date.now() - envelope.at) / 1000);
   }
 
   private heartbeat(client: pg.Client): void {

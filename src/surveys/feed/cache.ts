@@ -15,7 +15,7 @@ export class SurveyFeedCache {
   private readonly feeds: ProjectCache<RenderedFeed>;
 
   constructor(pool: Pool, bus: ChangeBus) {
-    this.feeds = new ProjectCache(async (projectId) => renderFeed(await feedRows(pool, projectId)));
+    this.feeds = new ProjectCache(async (projectId) => renderFeed(await feedRows(pool, projectId)), 'survey_feed');
     bus.subscribe((change) => this.hear(change), { ownToo: true });
     bus.onResync(() => this.feeds.clear());
   }

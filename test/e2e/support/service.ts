@@ -1,12 +1,13 @@
 /** Starting the service as `npm start` does (`node --import tsx src/main.ts`) in end-to-end tests. */
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
-const START_TIMEOUT_MS = 60_000;
+/** Generous: several engineers' tests share two cores, and each worker compiles the TypeScript on start. */
+const START_TIMEOUT_MS = 180_000;
 
 export interface Exit {
   code: number | null;
@@ -51,14 +52,14 @@ export function freePort(): Promise<number> {
 }
 
 /**
- * Runs `args` (default: the service's entry point) with `env` on top of this process's
+ * Runs `command` (default: the service's entry point) with `env` on top of this process's
  * environment (DATABASE_URL and INIT_API_KEY only when given) and waits for "Bellwether is running at".
  */
-export async function startService(env: Record<string, string>, args = ['--import', 'tsx', 'src/main.ts']): Promise<Service> {
+export async function startService(env: Record<string, string>, command = [process.execPath, '--import', 'tsx', 'src/main.ts']): Promise<Service> {
   const full: NodeJS.ProcessEnv = { ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env };
   for (const name of ['DATABASE_URL', 'DATABASE_LISTEN_URL', 'INIT_API_KEY', 'WORKERS', 'METRICS_PORT']) if (!(name in env)) delete full[name];
   delete full.NODE_TEST_CONTEXT;
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(command[0], command.slice(1), { cwd: ROOT, env: full, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
@@ -73,7 +74,8 @@ export async function startService(env: Record<string, string>, args = ['--impor
     void exited.then((exit) => reject(new Error(`the service exited (${JSON.stringify(exit)}) before it was running\n${output()}`)));
   });
   const url = await withTimeout(running, START_TIMEOUT_MS, () => `waiting for "Bellwether is running at"\n${output()}`).catch((error: unknown) => {
-    child.kill('SIGKILL');
+    // SIGTERM: the service stops what it started (a SIGKILL would leave its PostgreSQL running).
+    child.kill('SIGTERM');
     throw error;
   });
   const health = await fetch(`${url}/_health`);
@@ -93,4 +95,28 @@ export async function startService(env: Record<string, string>, args = ['--impor
       }
     },
   };
+}
+
+/** Every process below `pid` (children, their children, …), from `ps`. */
+export function descendants(pid: number): number[] {
+  const table = execFileSync('ps', ['-e', '-o', 'pid=,ppid='], { encoding: 'utf8' })
+    .trim()
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/).map(Number));
+  const found: number[] = [];
+  const queue = [pid];
+  while (queue.length) {
+    const parent = queue.shift()!;
+    for (const [child, ppid] of table) if (ppid === parent) (found.push(child), queue.push(child));
+  }
+  return found;
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }

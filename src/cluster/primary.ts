@@ -1,0 +1,144 @@
+/**
+ * `npm start` with WORKERS > 1: this process starts the embedded PostgreSQL (without DATABASE_URL),
+ * migrates and bootstraps once, then forks the workers (src/server.ts), which share the port. A
+ * worker that dies is logged and replaced, later each time it dies young; SIGTERM/SIGINT stop the
+ * workers (each finishes its requests), then the embedded PostgreSQL.
+ */
+import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import type { Config } from '../config.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
+import { migrateOn } from '../db/migrate.ts';
+import { createPool } from '../db/pool.ts';
+import { SHUTDOWN_GRACE_MS, type ListeningMessage } from '../server.ts';
+import { startMetricsListener } from '../platform/metrics/listener.ts';
+import { prepareFirstStart, printStarted } from '../started.ts';
+
+/** A worker living shorter than this counts as a crash loop: its replacement waits longer. */
+const YOUNG_DEATH_MS = 10_000;
+const FIRST_RESTART_DELAY_MS = 500;
+const MAX_RESTART_DELAY_MS = 30_000;
+/** Beyond the workers' own grace period: then they are killed. */
+const STOP_MARGIN_MS = 5_000;
+
+interface Slot {
+  index: number;
+  worker: Worker | null;
+  startedAt: number;
+  youngDeaths: number;
+  restartTimer: NodeJS.Timeout | null;
+}
+
+function isListening(message: unknown): message is ListeningMessage {
+  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'bellwether:listening';
+}
+
+/** The delay before replacing a worker that died at `diedAt`. */
+export function restartDelay(youngDeaths: number): number {
+  if (youngDeaths === 0) return 0;
+  return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (youngDeaths - 1));
+}
+
+export async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  let embedded: EmbeddedDatabase | null = null;
+  let stopping = false;
+  let running = false;
+  const slots: Slot[] = Array.from({ length: config.workers }, (_, index) => ({ index, worker: null, startedAt: 0, youngDeaths: 0, restartTimer: null }));
+  let workerEnv: Record<string, string> = {};
+
+  const alive = () => slots.flatMap((slot) => (slot.worker && !slot.worker.isDead() ? [slot.worker] : []));
+  const allExited = () =>
+    new Promise<void>((resolve) => {
+      const check = () => (alive().length === 0 ? resolve() : setTimeout(check, 50));
+      check();
+    });
+
+  const shutdown = async (signal: string, status = 0) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, workers: alive().length }, 'shutting down: stopping the workers');
+    for (const slot of slots) if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    try {
+      for (const worker of alive()) worker.process.kill('SIGTERM');
+      const killer = setTimeout(() => {
+        logger.warn(`workers still running after ${SHUTDOWN_GRACE_MS + STOP_MARGIN_MS} ms: killing them`);
+        for (const worker of alive()) worker.process.kill('SIGKILL');
+      }, SHUTDOWN_GRACE_MS + STOP_MARGIN_MS);
+      await allExited();
+      clearTimeout(killer);
+      await embedded?.stop();
+      logger.info('stopped');
+      process.exit(status);
+    } catch (error) {
+      logger.error({ err: error }, 'error while shutting down');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  const fork = (slot: Slot): Worker => {
+    slot.restartTimer = null;
+    // One worker runs the periodic jobs (they are also guarded by an advisory lock).
+    const env = { ...workerEnv, BELLWETHER_WORKER_SLOT: String(slot.index), ...(slot.index === 0 ? {} : { SURVEY_JOBS_INTERVAL_MS: '0' }) };
+    const worker = cluster.fork(env);
+    slot.worker = worker;
+    slot.startedAt = Date.now();
+    return worker;
+  };
+
+  cluster.on('exit', (worker, code, signal) => {
+    const slot = slots.find((candidate) => candidate.worker === worker);
+    if (!slot || stopping) return;
+    slot.worker = null;
+    if (!running) {
+      logger.fatal({ workerPid: worker.process.pid, code, signal }, 'a worker exited during start-up');
+      void shutdown('start-up failed', 1);
+      return;
+    }
+    const lived = Date.now() - slot.startedAt;
+    slot.youngDeaths = lived < YOUNG_DEATH_MS ? slot.youngDeaths + 1 : 0;
+    const delay = restartDelay(slot.youngDeaths);
+    logger.error({ slot: slot.index, workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delay }, 'worker died: replacing it');
+    slot.restartTimer = setTimeout(() => fork(slot), delay);
+  });
+
+  try {
+    if (!config.databaseUrl) {
+      logger.info({ dataDir: config.dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
+      embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
+    }
+    const databaseUrl = config.databaseUrl ?? embedded!.url;
+    const listenUrl = config.listenUrl ?? databaseUrl;
+    const { applied } = await migrateOn(listenUrl);
+    if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+    const pool = createPool(databaseUrl, 2, { timeouts: config.databaseTimeouts, preparedStatements: config.preparedStatements });
+    const started = await prepareFirstStart(pool, config).finally(() => pool.end());
+    workerEnv = { DATABASE_URL: databaseUrl, DATABASE_LISTEN_URL: listenUrl };
+
+    const urls = slots.map((slot) => {
+      const worker = fork(slot);
+      return new Promise<string>((resolve) => {
+        const onMessage = (message: unknown) => {
+          if (!isListening(message)) return;
+          worker.off('message', onMessage);
+          resolve(message.url);
+        };
+        worker.on('message', onMessage);
+      });
+    });
+    const [url] = await Promise.all(urls);
+    if (stopping) return;
+    if (config.metricsPort !== null) {
+      const metrics = await startMetricsListener(config.metricsPort, config.host, 'cluster');
+      logger.info({ url: metrics.url }, 'metrics listening (summed over the workers)');
+    }
+    running = true;
+    logger.info({ url, workers: slots.length }, 'Bellwether is listening');
+    printStarted(url, config.siteUrl, started);
+  } catch (error) {
+    logger.fatal({ err: error }, 'failed to start');
+    process.stderr.write(`\nBellwether could not start: ${(error as Error).message}\n`);
+    await shutdown('start-up failed', 1);
+  }
+}

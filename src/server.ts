@@ -1,0 +1,113 @@
+/**
+ * One serving process: the whole service when WORKERS=1, or a cluster worker (src/cluster/primary.ts
+ * did the start-up work: database, migrations, bootstrap; it passes DATABASE_URL on).
+ */
+import cluster from 'node:cluster';
+import type { Logger } from 'pino';
+import { buildApp, type App } from './app.ts';
+import type { Config } from './config.ts';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
+import { migrateOn } from './db/migrate.ts';
+import { createPool, type Pool } from './db/pool.ts';
+import { collectProcessMetrics } from './platform/metrics/metrics.ts';
+import { startMetricsListener } from './platform/metrics/listener.ts';
+import { prepareFirstStart, printStarted, type FirstStart } from './started.ts';
+
+/**
+ * After a signal, in-flight requests get this long to finish; then the connections still open are
+ * closed. It bounds the stop when a connection stays busy (a client still sending the body of a
+ * request already answered keeps it open for the keep-alive timeout, 72 s).
+ */
+export const SHUTDOWN_GRACE_MS = 10_000;
+
+/** What a worker tells the primary once it listens. */
+export interface ListeningMessage {
+  type: 'bellwether:listening';
+  url: string;
+}
+
+export async function runServer(config: Config, logger: Logger): Promise<void> {
+  const worker = cluster.isWorker;
+  let embedded: EmbeddedDatabase | null = null;
+  let pool: Pool | null = null;
+  let app: App | null = null;
+
+  // Installed before anything starts, so a signal during start-up also stops what has started.
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down: finishing in-flight requests');
+    try {
+      const server = app?.server;
+      const force = setTimeout(() => {
+        logger.warn(`requests still in flight after ${SHUTDOWN_GRACE_MS} ms: closing their connections`);
+        server?.closeAllConnections();
+      }, SHUTDOWN_GRACE_MS);
+      await app?.close();
+      clearTimeout(force);
+      await pool?.end();
+      await embedded?.stop();
+      logger.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      logger.error({ err: error }, 'error while shutting down');
+      process.exit(1);
+    }
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  // The primary is gone (killed): nothing would stop this worker any more.
+  if (worker) process.on('disconnect', () => void shutdown('primary gone'));
+
+  try {
+    if (!config.databaseUrl) {
+      logger.info({ dataDir: config.dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
+      embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
+    }
+    const databaseUrl = config.databaseUrl ?? embedded!.url;
+    const listenUrl = config.listenUrl ?? databaseUrl;
+    pool = createPool(databaseUrl, config.poolSize, {
+      timeouts: config.databaseTimeouts,
+      preparedStatements: config.preparedStatements,
+      onConnectionError: (error) => logger.warn({ err: { message: error.message } }, 'database connection lost; the pool replaces it'),
+    });
+    let started: FirstStart | null = null;
+    if (!worker) {
+      // Migrations hold a session advisory lock: on the direct connection, not through a pooler.
+      const { applied } = await migrateOn(listenUrl);
+      if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+      started = await prepareFirstStart(pool, config);
+    }
+    app = await buildApp({
+      pool,
+      databaseUrl: listenUrl,
+      logger,
+      surveyJobsIntervalMs: config.surveyJobsIntervalMs,
+      trustProxy: config.trustProxy,
+      siteUrl: config.siteUrl,
+      sessionLimits: config.sessionLimits,
+      databaseTimeouts: config.databaseTimeouts,
+    });
+    collectProcessMetrics();
+    if (!worker && config.metricsPort !== null) {
+      const metrics = await startMetricsListener(config.metricsPort, config.host, 'process');
+      app.addHook('onClose', async () => metrics.close());
+      logger.info({ url: metrics.url }, 'metrics listening');
+    }
+    const address = await app.listen({ port: config.port, host: config.host });
+    const url = address.replace('://0.0.0.0', '://127.0.0.1');
+    if (worker) {
+      process.send?.({ type: 'bellwether:listening', url } satisfies ListeningMessage);
+    } else {
+      logger.info({ url }, 'Bellwether is listening');
+      printStarted(url, config.siteUrl, started!);
+    }
+  } catch (error) {
+    logger.fatal({ err: error }, 'failed to start');
+    process.stderr.write(`\nBellwether could not start: ${(error as Error).message}\n`);
+    await pool?.end().catch(() => {});
+    await embedded?.stop().catch(() => {});
+    process.exit(1);
+  }
+}

@@ -1,0 +1,38 @@
+import type { Config } from './config.ts';
+import type { Pool } from './db/pool.ts';
+import { bootstrap } from './platform/bootstrap.ts';
+import { ensureFirstOwner } from './platform/first-owner.ts';
+import { signInLink } from './platform/sessions/sign-in-links.ts';
+
+/** What the start-up work hands to the person at the terminal (printed, never logged). */
+export interface FirstStart {
+  /** The key created by this start, in clear; null when none was created. */
+  generatedKey: string | null;
+  projectId: number;
+  /** A one-time sign-in token for the owner while nobody has a password; null otherwise. */
+  signInToken: string | null;
+}
+
+/** Project 1, its owner and key (INIT_API_KEY, INIT_ADMIN_EMAIL/PASSWORD): once per start, in one process. */
+export async function prepareFirstStart(pool: Pool, config: Config): Promise<FirstStart> {
+  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail ?? undefined);
+  const signInToken = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
+  return { generatedKey, projectId, signInToken };
+}
+
+/** The lines a person starting the service reads: the URL and, on a first start, the key and the way in. */
+export function printStarted(url: string, siteUrl: string | null, { generatedKey, projectId, signInToken }: FirstStart): void {
+  process.stdout.write(`\nBellwether is running at ${url}\n`);
+  if (generatedKey) {
+    process.stdout.write(
+      `First start: created a personal API key with scope "*" (shown only this once):\n\n    ${generatedKey}\n\n` +
+        `Try: curl -H "Authorization: Bearer ${generatedKey}" ${url}/api/projects/${projectId}/feature_flags/\n\n`,
+    );
+  }
+  if (signInToken) {
+    process.stdout.write(
+      `Open the console and sign in as its owner (one-time link, valid 24 hours; set a password there):\n\n` +
+        `    ${signInLink(siteUrl ?? url, signInToken)}\n\n`,
+    );
+  }
+}
