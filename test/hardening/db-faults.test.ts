@@ -99,7 +99,7 @@ describe('database faults', () => {
     assert.equal((await askReady(a, result)).statusCode, 200);
   });
 
-  test('a table lock held elsewhere: /batch/ answers 503 within the lock timeout; /_readyz answers within 2 s; /_health stays 200', async (t) => {
+  test('a table lock held elsewhere: /batch/ answers 503 within the lock timeout; /_readyz answers within 2 s under the queue it causes; /_health stays 200', async (t) => {
     const admin = await adminClient(db.url);
     await admin.query('BEGIN');
     await admin.query('LOCK TABLE events, persons IN ACCESS EXCLUSIVE MODE');
@@ -119,9 +119,12 @@ describe('database faults', () => {
       });
       assert.ok(tookMs < FAST_TIMEOUTS.lockMs + 700, `503 after ${tookMs} ms (lock timeout ${FAST_TIMEOUTS.lockMs} ms)`);
 
-      // Many waiting requests hold every connection: readiness says so within its bound.
+      // Many waiting requests hold every connection (each for the lock timeout, a queue several
+      // times the pool deep): readiness answers within its bound, 503 unless a connection came
+      // free in time (the queue moves as waiters give up; `SELECT 1` itself needs no lock). The
+      // pool held outright, below, always gives 503.
       let stop = false;
-      const load = runLoad(a, result, 12, () => stop);
+      const load = runLoad(a, result, 24, () => stop);
       await sleep(300);
       const readyStarted = Date.now();
       const ready = await askReady(a, result);
@@ -132,7 +135,7 @@ describe('database faults', () => {
       stop = true;
       await load;
       t.diagnostic(`one /batch/ under the lock: 503 in ${tookMs} ms; /_readyz ${ready.statusCode} in ${readyMs} ms, /_health ${health.statusCode} in ${healthMs} ms; load ${summary(result)}`);
-      assert.equal(ready.statusCode, 503, ready.body);
+      assert.ok([200, 503].includes(ready.statusCode), ready.body);
       assert.ok(readyMs < 2_000, `/_readyz answered in ${readyMs} ms`);
       assert.equal(health.statusCode, 200);
       assert.ok(healthMs < 100, `/_health answered in ${healthMs} ms`);
