@@ -9,7 +9,8 @@
  * - survey-responses: the responses list and its CSV export with 1 000 000 responses in one survey;
  * - hostile-regex: stored patterns against hostile values, with /_health probed beside;
  * - flag-scale: /flags?v=2 with 10 000 and 25 000 flags in one project, /_health and /_readyz probed beside;
- * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium.
+ * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium;
+ * - workers: /flags/definitions and /flags?v=2 with WORKERS=1 vs 2.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -28,6 +29,7 @@ import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
 import { surveyResponsesScenario } from './scenarios/survey-responses.ts';
 import { surveysScenario } from './scenarios/surveys.ts';
+import { workersScenario } from './scenarios/workers.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -43,6 +45,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'hostile-regex': hostileRegexScenario,
   'flag-scale': flagScaleScenario,
   console: consoleScenario,
+  workers: workersScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -36,10 +36,10 @@ export interface BellwetherTarget extends Target {
 }
 
 /**
- * Our service as it runs in production: its own process (`node --import tsx src/main.ts`),
- * an external PostgreSQL, logging at warn in plain JSON.
+ * Our service as it runs in production: its own process (`node --import tsx src/main.ts`; one
+ * worker unless `options.workers`), an external PostgreSQL, logging at warn in plain JSON.
  */
-export async function startBellwether(adminDatabaseUrl: string): Promise<BellwetherTarget> {
+export async function startBellwether(adminDatabaseUrl: string, options: { workers?: number } = {}): Promise<BellwetherTarget> {
   const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'bellwether');
   let service: ServiceProcess | null = null;
   const stop = async () => {
@@ -66,6 +66,8 @@ export async function startBellwether(adminDatabaseUrl: string): Promise<Bellwet
         INIT_API_KEY: apiKey,
         LOG_LEVEL: 'warn',
         NODE_ENV: 'production',
+        // One process unless a scenario compares worker counts: the other scenarios' figures stay comparable.
+        WORKERS: String(options.workers ?? 1),
       },
       readyUrl: `${baseUrl}/_health`,
     });

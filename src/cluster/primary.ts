@@ -33,7 +33,7 @@ function isListening(message: unknown): message is ListeningMessage {
   return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'bellwether:listening';
 }
 
-/** The delay before replacing a worker that died at `diedAt`. */
+/** The delay before replacing a worker whose slot saw `youngDeaths` young deaths in a row (0: it lived long). */
 export function restartDelay(youngDeaths: number): number {
   if (youngDeaths === 0) return 0;
   return Math.min(MAX_RESTART_DELAY_MS, FIRST_RESTART_DELAY_MS * 2 ** (youngDeaths - 1));
