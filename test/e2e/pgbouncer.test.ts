@@ -49,7 +49,7 @@ describe('DATABASE_URL through PgBouncer (transaction mode)', { skip: missing ? 
         'pool_mode = transaction',
         'default_pool_size = 2',
         'max_client_conn = 200',
-        // The service sends its timeouts as start-up settings; PgBouncer only lets through those it is told to ignore.
+        // PgBouncer refuses start-up settings it does not know; those listed here it accepts and drops (the service sends its timeouts that way).
         'ignore_startup_parameters = extra_float_digits,statement_timeout,lock_timeout,idle_in_transaction_session_timeout',
         // PgBouncer refuses to run as root; it switches to this user itself.
         ...(runningAsRoot ? ['user = postgres'] : []),
