@@ -265,6 +265,9 @@ describe('results', () => {
   test('responses per day fill the days without any', () => {
     const perDay = responsesPerDay([response({}, '2026-01-01T01:00:00Z'), response({}, '2026-01-03T23:00:00Z'), response({}, '2026-01-03T00:00:00Z')]);
     assert.deepEqual(perDay, { days: ['2026-01-01', '2026-01-02', '2026-01-03'], values: [1, 0, 2] });
+    const week = responsesPerDay([response({}, '2026-01-03T10:00:00Z')], undefined, undefined, 7);
+    assert.deepEqual(week.days, ['2025-12-28', '2025-12-29', '2025-12-30', '2025-12-31', '2026-01-01', '2026-01-02', '2026-01-03']);
+    assert.deepEqual(week.values, [0, 0, 0, 0, 0, 0, 1]);
   });
 
   test('status: draft, running, completed (end passed), archived first', () => {

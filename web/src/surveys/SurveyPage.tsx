@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
@@ -15,7 +15,7 @@ import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { Pagination } from '../ui/Pagination.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
-import { useSurvey, useSurveyActivity, useUpdateSurvey, type ResultsFilter } from './api.ts';
+import { surveyKeys, useSurvey, useSurveyActivity, useUpdateSurvey, type ResultsFilter } from './api.ts';
 import { ResponsesTable } from './ResponsesTable.tsx';
 import { SurveyStatusBadge } from './SurveyBadges.tsx';
 import { SurveyResults } from './SurveyResults.tsx';
@@ -42,22 +42,33 @@ function SurveyHistory({ survey }: { survey: Survey }) {
   );
 }
 
-/** Launch, stop, resume, archive: the dates and flag PostHog's own console sets. */
+/** Launch and stop through `POST …/launch/` and `/stop/` (the server's clock, refused in the wrong state); resume and archive by PATCH. */
 function LifecycleActions({ survey }: { survey: Survey }) {
+  const project = useProject();
+  const path = useProjectPath();
+  const client = useQueryClient();
   const update = useUpdateSurvey(survey.id);
   const toast = useToast();
   const status = surveyStatus(survey);
+  const action = useMutation({
+    mutationFn: (name: 'launch' | 'stop') => api.post<Survey>(path(`surveys/${survey.id}/${name}/`)),
+    onSuccess: (_, name) => {
+      toast.show(name === 'launch' ? `"${survey.name}" is running.` : `"${survey.name}" is stopped.`);
+      void client.invalidateQueries({ queryKey: surveyKeys.all(project.id) });
+    },
+    onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
+  });
   const run = (changes: Record<string, unknown>, done: string) =>
     update.mutate(changes, { onSuccess: () => toast.show(done), onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error') });
   return (
     <>
       {status === 'draft' ? (
-        <Button variant="primary" loading={update.isPending} onClick={() => run({ start_date: new Date().toISOString(), end_date: null }, `"${survey.name}" is running.`)}>
+        <Button variant="primary" loading={action.isPending} onClick={() => action.mutate('launch')}>
           Launch
         </Button>
       ) : null}
       {status === 'running' ? (
-        <Button loading={update.isPending} onClick={() => run({ end_date: new Date().toISOString() }, `"${survey.name}" is stopped.`)}>
+        <Button loading={action.isPending} onClick={() => action.mutate('stop')}>
           Stop
         </Button>
       ) : null}

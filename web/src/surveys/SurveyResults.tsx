@@ -183,7 +183,7 @@ export function SurveyResults({ survey, filter }: { survey: Survey; filter: Resu
   const sample = useResponsesSample(survey.id, filter, RESULTS_SAMPLE);
   const questions = useMemo(() => (Array.isArray(survey.questions) ? survey.questions.filter(isObject) : []), [survey.questions]);
   const results = useMemo(() => (sample.data ? questions.map((question, index) => questionResult(question, index, sample.data.results)) : []), [questions, sample.data]);
-  const perDay = useMemo(() => (sample.data ? responsesPerDay(sample.data.results, filter.date_from, filter.date_to) : null), [sample.data, filter.date_from, filter.date_to]);
+  const perDay = useMemo(() => (sample.data ? responsesPerDay(sample.data.results, filter.date_from, filter.date_to, 7) : null), [sample.data, filter.date_from, filter.date_to]);
   const lines = useMemo(() => (perDay ? [{ label: 'Responses', values: perDay.values }] : []), [perDay]);
 
   return (

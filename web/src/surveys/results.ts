@@ -97,17 +97,22 @@ export function questionResult(question: Json, index: number, responses: SurveyR
   };
 }
 
-/** Responses per UTC day from the first day with one (or `from`) to the last (or `to`). */
-export function responsesPerDay(responses: SurveyResponseItem[], from?: string, to?: string): { days: string[]; values: number[] } {
+/**
+ * Responses per UTC day from the first day with one (or `from`) to the last (or `to`), widened back
+ * to at least `minDays` days (a chart of one day has no scale).
+ */
+export function responsesPerDay(responses: SurveyResponseItem[], from?: string, to?: string, minDays = 1): { days: string[]; values: number[] } {
   const counts = new Map<string, number>();
   for (const response of responses) {
     const day = response.timestamp.slice(0, 10);
     counts.set(day, (counts.get(day) ?? 0) + 1);
   }
   const known = [...counts.keys()].sort();
-  const first = from?.slice(0, 10) ?? known[0];
   const last = to?.slice(0, 10) ?? known[known.length - 1];
+  let first = from?.slice(0, 10) ?? known[0];
   if (!first || !last) return { days: [], values: [] };
+  const earliest = new Date(Date.parse(`${last}T00:00:00Z`) - (minDays - 1) * 86_400_000).toISOString().slice(0, 10);
+  if (earliest < first) first = earliest;
   const days: string[] = [];
   for (let time = Date.parse(`${first}T00:00:00Z`), end = Date.parse(`${last}T00:00:00Z`); time <= end && days.length < 400; time += 86_400_000) {
     days.push(new Date(time).toISOString().slice(0, 10));
