@@ -3,6 +3,7 @@
  * operator: "flag_evaluates_to"}`, reference §2.5, §5.10, §6.5).
  */
 import type { EvaluationFlag, FlagProperty } from './types.ts';
+import { looseText } from './values.ts';
 
 /** Live flags by id and key; a reference is a flag id (as stored) or a flag key (as SDKs get it). */
 export class FlagIndex {
@@ -18,7 +19,7 @@ export class FlagIndex {
   }
 
   resolve(reference: unknown): EvaluationFlag | null {
-    const text = String(reference);
+    const text = looseText(reference);
     if (/^\d+$/.test(text)) {
       const byId = this.byId.get(Number(text));
       if (byId) return byId;

@@ -26,6 +26,7 @@ import { outranks, reason } from './reasons.ts';
 import type { Subject } from './subjects.ts';
 import { hasProperty } from './operators.ts';
 import type { DependencyResolver, EvaluationContext, EvaluationFlag, FlagReason, FlagResult, ReasonCode } from './types.ts';
+import { looseText } from './values.ts';
 
 export { payloadFor } from './prepared.ts';
 
@@ -133,7 +134,7 @@ function superConditionResult(prepared: PreparedFlag, person: Subject, env: Eval
   if (properties.length === 0) {
     return evaluateCondition(prepared.hashKey, superCondition, person.properties, identifier, env) === 'match' ? superDecided(prepared, true) : null;
   }
-  if (!properties.some((property) => hasProperty(person.properties, String(property.key)))) return null;
+  if (!properties.some((property) => hasProperty(person.properties, looseText(property.key)))) return null;
   return superDecided(prepared, evaluateCondition(prepared.hashKey, superCondition, person.properties, identifier, env) === 'match');
 }
 

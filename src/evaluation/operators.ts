@@ -31,7 +31,7 @@ export function hasProperty(bag: Record<string, unknown>, key: string): boolean 
 
 /** Does the property condition hold for these properties? (`cohort` and `flag` conditions are handled elsewhere.) */
 export function matchProperty(property: FlagProperty, bag: Record<string, unknown>, now: Date): boolean {
-  const key = String(property.key);
+  const key = looseText(property.key);
   const operator = property.operator || 'exact';
   const present = hasProperty(bag, key);
   if (operator === 'is_set') return present;

@@ -5,6 +5,7 @@
  * accepted (`3.08` = 3.8) as PostHog's flags service accepts them; posthog-node cannot decide those
  * and asks the server. Anything else is not a version and the condition fails.
  */
+import { looseText } from './values.ts';
 export type Version = [number, number, number];
 
 const DIGITS = /^\d+$/;
@@ -15,7 +16,7 @@ function part(text: string | undefined): number | null {
 }
 
 export function parseVersion(value: unknown): Version | null {
-  const text = String(value).trim().replace(/^[vV]/, '');
+  const text = looseText(value).trim().replace(/^[vV]/, '');
   const core = text.split('-')[0].split('+')[0];
   if (!core || core.startsWith('.')) return null;
   const parts = core.split('.');
@@ -57,7 +58,7 @@ export function caretRange(value: unknown): VersionRange | null {
  * `1.x`); a bare `*` matches every version (posthog-node leaves those to the server).
  */
 export function wildcardRange(value: unknown): VersionRange | null {
-  const text = String(value).trim().replace(/^[vV]/, '');
+  const text = looseText(value).trim().replace(/^[vV]/, '');
   const cleaned = text.replace(/\.\*$/, '').replace(/\*$/, '');
   if (text === '*' || /^[*xX](\.[*xX])*$/.test(text)) return { lower: [0, 0, 0], upper: null };
   if (!cleaned) return null;

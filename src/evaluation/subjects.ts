@@ -12,6 +12,7 @@
  *   posthog-node adds it) under the group's properties. No such group type or no key → no subject.
  */
 import type { EvaluationContext, EvaluationFlag } from './types.ts';
+import { looseText } from './values.ts';
 
 export interface Subject {
   /** The hashed identifier; null when a device-id flag has no device id. */
@@ -74,7 +75,7 @@ export function groupSubject(groupTypeIndex: number, ctx: EvaluationContext): Su
   if (groupType === undefined || !Object.prototype.hasOwnProperty.call(ctx.groups, groupType)) return null;
   const groupKey = ctx.groups[groupType];
   if (groupKey === undefined || groupKey === null) return null;
-  const key = String(groupKey);
+  const key = looseText(groupKey);
   return {
     identifier: key,
     baseIdentifier: key,

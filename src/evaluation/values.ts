@@ -37,7 +37,7 @@ function jsonSpelling(value: unknown): string {
       .sort(compareCodePoints);
     return `{${keys.map((key) => `${JSON.stringify(key)}:${jsonSpelling(object[key])}`).join(',')}}`;
   }
-  return JSON.stringify(String(value));
+  return JSON.stringify(looseText(value));
 }
 
 export function jsonText(value: unknown): string {
@@ -46,8 +46,16 @@ export function jsonText(value: unknown): string {
   return jsonSpelling(value);
 }
 
+/**
+ * `String(value)` as JavaScript spells plain JSON values (`[1,2]` → `1,2`, `{}` → `[object Object]`),
+ * without calling anything the value holds: a stored object such as `{"toString": "x"}` is data,
+ * and `String` on it throws.
+ */
 export function looseText(value: unknown): string {
-  return String(value);
+  if (value === null || typeof value !== 'object') return String(value);
+  if (value instanceof Date) return String(value);
+  if (Array.isArray(value)) return value.map((item) => (item === null || item === undefined ? '' : looseText(item))).join(',');
+  return '[object Object]';
 }
 
 /** Lower-cases A–Z only, as the flags service and posthog-node do for substring operators. */
@@ -78,5 +86,5 @@ export function isTruthyValue(value: unknown): boolean {
 
 /** A number the way posthog-node reads one for `gt`/`lt`: numbers as they are, else `parseFloat` of the text. */
 export function looseNumber(value: unknown): number {
-  return typeof value === 'number' ? value : Number.parseFloat(String(value));
+  return typeof value === 'number' ? value : Number.parseFloat(looseText(value));
 }

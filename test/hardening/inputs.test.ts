@@ -187,6 +187,30 @@ describe('enum fields take any JSON type', () => {
   });
 });
 
+describe('values that are objects with a toString key are data, not code', () => {
+  test('flags with string, semver and regex operators evaluate such a person property; cohorts take it', async () => {
+    const hostile = { toString: 'x', valueOf: 'y' };
+    const batch = { api_key: token, batch: [{ event: 'e', distinct_id: 'obj-user', properties: { $set: { email: hostile, version: [hostile], plan: hostile } } }] };
+    assert.equal((await t.app.inject({ method: 'POST', url: '/batch/', payload: batch })).statusCode, 200);
+    const conditions = [
+      { key: 'email', type: 'person', value: 'x', operator: 'icontains' },
+      { key: 'version', type: 'person', value: '1.2.3', operator: 'semver_gt' },
+      { key: 'plan', type: 'person', value: '^x', operator: 'regex' },
+      { key: 'plan', type: 'person', value: 'b', operator: 'gt' },
+    ];
+    for (const [i, property] of conditions.entries()) {
+      const flag = await t.request({ method: 'POST', url: `${p()}/feature_flags/`, payload: { key: `obj-${i}`, filters: { groups: [{ properties: [property], rollout_percentage: 100 }] } } });
+      assert.equal(flag.statusCode, 201, flag.body);
+    }
+    const flags = await t.app.inject({ method: 'POST', url: '/flags?v=2', payload: { token, distinct_id: 'obj-user', person_properties: { email: hostile } } });
+    assert.equal(flags.statusCode, 200, flags.body);
+    const cohort = await t.request({ method: 'POST', url: `${p()}/cohorts/`, payload: { name: 'objects', filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'email', type: 'person', value: hostile, operator: 'icontains' }] }] } } } });
+    assert.ok(cohort.statusCode < 500, cohort.body);
+    const patched = await t.request({ method: 'PATCH', url: `${p()}/cohorts/${cohort.json().id}/`, payload: { name: 'objects 2', filters: { properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'plan', type: 'person', value: hostile, operator: 'icontains' }] }] } } } });
+    assert.ok(patched.statusCode < 500, patched.body);
+  });
+});
+
 describe('unknown ids and database refusals', () => {
   test('survey linked_flag_id 0 is an invalid pk, on create and update', async () => {
     assert400(await t.request({ method: 'PATCH', url: `${p()}/surveys/${surveyId}/`, payload: { linked_flag_id: 0 } }), 'does_not_exist', 'linked_flag_id', 'Invalid pk "0" - object does not exist.');
