@@ -207,6 +207,13 @@ test('the survey is launched from its page, answered by posthog-js, and its resu
   assert.equal(csv.status(), 200);
   const text = await csv.text();
   assert.ok(text.includes('"Faster pages, ""please"" =1+1"'), `the CSV quotes the answer: ${text}`);
+  // The survey list's count leaves archived responses out: unarchive the answer for the tests after.
+  const listed = await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/surveys/${surveyId}/responses/` });
+  for (const response of listed.json().results as { uuid: string; archived: boolean }[]) {
+    if (!response.archived) continue;
+    const unarchived = await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/surveys/${surveyId}/responses/${response.uuid}/unarchive/` });
+    assert.equal(unarchived.statusCode, 200, unarchived.body);
+  }
 });
 
 test('the survey list shows the status and the response count', { timeout: TEST_MS }, async (ctx) => {
