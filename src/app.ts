@@ -31,6 +31,8 @@ import { dashboardRoutes } from './dashboards/routes.ts';
 import { FlagCache } from './flags/cache.ts';
 import { flagActionRoutes } from './flags/actions/routes.ts';
 import { flagLifecycleRoutes } from './flags/actions/lifecycle-routes.ts';
+import { flagBulkRoutes } from './flags/actions/bulk-routes.ts';
+import { flagCopyRoutes } from './flags/actions/copy-routes.ts';
 import { featureFlagRoutes } from './flags/routes.ts';
 import { ChangeBus, type ChangeBusOptions } from './platform/changes/bus.ts';
 import { ProjectTokens } from './events/ingestion/tokens.ts';
@@ -154,6 +156,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(featureFlagRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
   await app.register(flagActionRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
   await app.register(flagLifecycleRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
+  await app.register(flagBulkRoutes(deps), { prefix: '/api/projects/:project_id/feature_flags' });
+  await app.register(flagCopyRoutes(deps));
   await app.register(cohortRoutes(deps), { prefix: '/api/projects/:project_id/cohorts' });
   await app.register(dashboardRoutes(deps), { prefix: '/api/projects/:project_id/dashboards' });
   const sdk = createSdk(deps, { log: app.log, lastCalledIntervalMs: options.lastCalledIntervalMs });

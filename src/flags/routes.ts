@@ -6,7 +6,7 @@ import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platfo
 import { membershipLevel } from '../platform/auth/principal.ts';
 import { sendJson } from '../platform/http/send-json.ts';
 import { toUserSummary } from '../platform/users/user-summary.ts';
-import { notFound } from '../platform/errors.ts';
+import { notFound, requiredField } from '../platform/errors.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../platform/http/pagination.ts';
 import { FLAG_ACTIVITY_SCOPE } from './activity.ts';
@@ -40,7 +40,7 @@ export function featureFlagRoutes(deps: AppDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
 
     app.get(
       '/',
@@ -93,21 +93,24 @@ export function featureFlagRoutes(deps: AppDeps) {
       },
     );
 
-    app.patch(
-      '/:id',
-      {
-        config: { scope: 'feature_flag:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Update a feature flag; `deleted: true` soft-deletes, `deleted: false` restores',
-          description: 'Send `If-Match: "<version>"` to refuse the change (409) when someone else changed the flag first.',
-          params: FlagParams,
-          headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
-          body: FlagWriteBody,
-          response: { 200: FlagResponse },
-        },
+    for (const method of ['PATCH', 'PUT'] as const) app.route({
+      method,
+      url: '/:id',
+      config: { scope: 'feature_flag:write' },
+      schema: {
+        tags: TAGS,
+        summary:
+          method === 'PATCH'
+            ? 'Update a feature flag; `deleted: true` soft-deletes, `deleted: false` restores'
+            : 'Update a feature flag in full (DRF): `key` is required; fields left out keep their values',
+        description: 'Send `If-Match: "<version>"` to refuse the change (409) when someone else changed the flag first.',
+        params: FlagParams,
+        headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
+        body: FlagWriteBody,
+        response: { 200: FlagResponse },
       },
-      async (request, reply) => {
+      handler: async (request, reply) => {
+        if (method === 'PUT' && request.body.key === undefined) throw requiredField('key');
         const flagId = parseFlagId(request.params.id);
         const flag = await updateFlagById(deps, {
           projectId: request.project.id,
@@ -119,7 +122,7 @@ export function featureFlagRoutes(deps: AppDeps) {
         });
         return sendJson(reply.header('etag', etag(flag.version)), flagJson(renderFlag(flag), viewerOf(request), new Date()));
       },
-    );
+    });
 
     app.delete(
       '/:id',

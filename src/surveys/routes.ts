@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { AppDeps } from '../app.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
+import { requiredField } from '../platform/errors.ts';
 import { isQueryTrue } from '../platform/http/drf-boolean.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../platform/http/pagination.ts';
@@ -42,7 +43,7 @@ export function surveyRoutes(deps: AppDeps) {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET', 'POST']);
     refuseOtherMethods(root, '/activity', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
     refuseOtherMethods(root, '/:id/activity', ['GET']);
     refuseOtherMethods(root, '/:id/duplicate_to_projects', ['POST']);
     refuseOtherMethods(root, '/:id/launch', ['POST']);
@@ -104,21 +105,24 @@ export function surveyRoutes(deps: AppDeps) {
       },
     );
 
-    app.patch(
-      '/:id',
-      {
-        config: { scope: 'survey:write' },
-        schema: {
+    for (const method of ['PATCH', 'PUT'] as const) app.route({
+      method,
+      url: '/:id',
+      config: { scope: 'survey:write' },
+      schema: {
           tags: TAGS,
-          summary: 'Update a survey',
+          summary: method === 'PATCH' ? 'Update a survey' : 'Update a survey in full (DRF): `name` and `type` are required; fields left out keep their values',
           description:
             'Launch with `start_date`, stop with `end_date`, resume with `end_date: null`, archive with `archived`; the targeting and internal flags follow. `remove_targeting_flag: true` soft-deletes the targeting flag.',
           params: SurveyParams,
           body: SurveyWriteBody,
           response: { 200: SurveyWriteResponse },
         },
-      },
-      async (request, reply) => {
+      handler: async (request, reply) => {
+        if (method === 'PUT') {
+          if (request.body.name === undefined) throw requiredField('name');
+          if (request.body.type === undefined) throw requiredField('type');
+        }
         const { survey, flags } = await updateSurveyById(deps, {
           projectId: request.project.id,
           rawId: request.params.id,
@@ -128,7 +132,7 @@ export function surveyRoutes(deps: AppDeps) {
         const source = flagsFrom(await flagCache.project(request.project.id), flags);
         return sendJson(reply, JSON.stringify(presentWrittenSurvey(survey, source, request.body.remove_targeting_flag)));
       },
-    );
+    });
 
     app.delete(
       '/:id',

@@ -316,13 +316,17 @@ describe('update', () => {
     ]);
   });
 
-  test('unknown and non-UUID ids are 404; PUT is not offered', async () => {
+  test('unknown and non-UUID ids are 404; PUT updates as DRF does; POST on an id is 405', async () => {
     assert.deepEqual((await patch('nope', { description: 'x' })).json(), NOT_FOUND);
     assert.equal((await patch('00000000-0000-0000-0000-000000000000', { description: 'x' })).statusCode, 404);
     const id = await createDefinition(t, { name: 'no put' });
     const put = await t.request({ method: 'PUT', url: url(id), payload: { description: 'x' } });
-    assert.equal(put.statusCode, 405);
-    assert.equal(put.headers.allow, 'GET, PATCH, DELETE, HEAD, OPTIONS');
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.json().description, 'x');
+    assert.equal((await t.request({ method: 'PUT', url: url('00000000-0000-0000-0000-000000000000'), payload: {} })).statusCode, 404);
+    const post = await t.request({ method: 'POST', url: url(id), payload: {} });
+    assert.equal(post.statusCode, 405);
+    assert.equal(post.headers.allow, 'GET, PATCH, PUT, DELETE, HEAD, OPTIONS');
   });
 });
 

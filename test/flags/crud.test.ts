@@ -259,14 +259,26 @@ describe('delete', () => {
 
   test('methods a path does not offer are 405 with Allow, after authentication', async () => {
     const flag = await createFlag(t, { key: 'no-put' });
-    const put = await t.request({ method: 'PUT', url: `${flagsUrl()}${flag.id}/`, payload: { key: 'no-put' } });
-    assert.equal(put.statusCode, 405);
-    assert.equal(put.json().type, 'invalid_request');
-    assert.match(String(put.headers.allow), /PATCH/);
+    const putList = await t.request({ method: 'PUT', url: flagsUrl(), payload: { key: 'no-put' } });
+    assert.equal(putList.statusCode, 405);
+    assert.equal(putList.json().type, 'invalid_request');
+    assert.match(String(putList.headers.allow), /POST/);
     const deleteList = await t.request({ method: 'DELETE', url: flagsUrl() });
     assert.equal(deleteList.statusCode, 405);
     const anonymous = await t.request({ method: 'PUT', url: `${flagsUrl()}${flag.id}/`, key: null });
     assert.equal(anonymous.statusCode, 401);
+  });
+
+  test('PUT is a full update (DRF): key required, the fields sent written, the others kept', async () => {
+    const flag = await createFlag(t, { key: 'put-me', name: 'Before', tags: ['x'], filters: { groups: [{ properties: [], rollout_percentage: 10 }] } });
+    assertValidation(await t.request({ method: 'PUT', url: `${flagsUrl()}${flag.id}/`, payload: { name: 'No key' } }), 'This field is required.', 'key', 'required');
+    const put = await t.request({ method: 'PUT', url: `${flagsUrl()}${flag.id}/`, payload: { key: 'put-me', name: 'After', filters: { groups: [{ properties: [], rollout_percentage: 50 }] } } });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.json().name, 'After');
+    assert.equal(put.json().rollout_percentage, 50);
+    assert.deepEqual(put.json().tags, ['x']);
+    assert.equal(put.json().version, 2);
+    assert.equal((await t.request({ method: 'PUT', url: `${flagsUrl()}999999/`, payload: { key: 'put-me' } })).statusCode, 404);
   });
 
   test('DELETE of an unknown id is 405 too (method rules come before the object)', async () => {

@@ -203,13 +203,15 @@ describe('retrieve, update, delete', () => {
     }
   });
 
-  test('PUT is not offered (405 with Allow)', async () => {
+  test('PUT is a full update (DRF): name and type required; not on the list', async () => {
     const written = await createSurvey(t);
-    const put = await t.request({ method: 'PUT', url: url(`${written.id}/`), payload: minimalSurvey() });
-    assert.equal(put.statusCode, 405, put.body);
-    assert.match(String(put.headers.allow), /GET/);
-    assert.match(String(put.headers.allow), /PATCH/);
-    assert.match(String(put.headers.allow), /DELETE/);
+    const missing = await t.request({ method: 'PUT', url: url(`${written.id}/`), payload: { description: 'x' } });
+    assert.equal(missing.statusCode, 400, missing.body);
+    assert.equal(missing.json().attr, 'name');
+    const put = await t.request({ method: 'PUT', url: url(`${written.id}/`), payload: { ...minimalSurvey(), name: 'Put name', description: 'after put' } });
+    assert.equal(put.statusCode, 200, put.body);
+    assert.equal(put.json().name, 'Put name');
+    assert.equal(put.json().description, 'after put');
     const putList = await t.request({ method: 'PUT', url: url(), payload: {} });
     assert.equal(putList.statusCode, 405);
   });

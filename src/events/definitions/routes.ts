@@ -32,7 +32,7 @@ export function eventDefinitionRoutes(deps: AppDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
     refuseOtherMethods(root, '/:id/metrics', ['GET']);
     refuseOtherMethods(root, '/:id/volume', ['GET']);
     refuseOtherMethods(root, '/activity', ['GET']);
@@ -140,20 +140,20 @@ export function eventDefinitionRoutes(deps: AppDeps) {
       async (request) => getDefinition(pool, request.project.id, request.params.id),
     );
 
-    app.patch(
-      '/:id',
-      {
-        config: { scope: 'event_definition:write' },
-        schema: {
-          tags,
-          summary: 'Update an event definition (name is read-only)',
-          params: DefinitionParams,
-          body: UpdateDefinitionBody,
-          response: { 200: EventDefinition },
-        },
+    // PUT is DRF's full update; every writable field is optional (name is read-only), so it writes what PATCH writes.
+    for (const method of ['PATCH', 'PUT'] as const) app.route({
+      method,
+      url: '/:id',
+      config: { scope: 'event_definition:write' },
+      schema: {
+        tags,
+        summary: method === 'PATCH' ? 'Update an event definition (name is read-only)' : 'Update an event definition in full (DRF): fields left out keep their values',
+        params: DefinitionParams,
+        body: UpdateDefinitionBody,
+        response: { 200: EventDefinition },
       },
-      async (request) => updateDefinitionById(pool, request.project, request.params.id, request.principal.user.id, request.body),
-    );
+      handler: async (request) => updateDefinitionById(pool, request.project, request.params.id, request.principal.user.id, request.body),
+    });
 
     app.delete(
       '/:id',

@@ -1,0 +1,53 @@
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import type { AppDeps } from '../../app.ts';
+import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { sendJson } from '../../platform/http/send-json.ts';
+import { OrganizationParams } from '../../platform/organizations/schemas.ts';
+import { resolveOrganization } from '../../platform/organizations/service.ts';
+import { FlagResponse } from '../schemas.ts';
+import { copyFlags } from './copy.ts';
+
+const URL = '/api/organizations/:organization_id/feature_flags/copy_flags';
+const ProjectId = Type.Integer({ minimum: 1, maximum: 2147483647 });
+
+const CopyBody = Type.Object({
+  feature_flag_key: Type.String({ minLength: 1, maxLength: 400 }),
+  from_project: ProjectId,
+  target_project_ids: Type.Array(ProjectId, { minItems: 1, maxItems: 100 }),
+  copy_schedule: Type.Optional(Type.Boolean({ description: 'accepted; there are no scheduled changes to copy' })),
+});
+const CopyResponse = Type.Object({
+  success: Type.Array(FlagResponse, { description: 'the flag as written in each target project' }),
+  failed: Type.Array(Type.Object({ project_id: Type.Integer(), errors: Type.String() })),
+});
+
+/** Copying a flag between projects of an organization (how PostHog users promote flags from staging to production). */
+export function flagCopyRoutes(deps: AppDeps) {
+  return async function register(root: FastifyInstance): Promise<void> {
+    const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    refuseOtherMethods(root, URL, ['POST']);
+    app.post(
+      URL,
+      {
+        config: { scope: 'feature_flag:write' },
+        schema: {
+          tags: ['feature_flags'],
+          summary: 'Copy a flag (by key) from one project into others of the organization: created, or updated where the key is taken',
+          params: OrganizationParams,
+          body: CopyBody,
+          response: { 200: CopyResponse },
+        },
+        onRequest: async (request) => {
+          await resolveOrganization(deps, request.principal, (request.params as { organization_id: string }).organization_id);
+        },
+      },
+      async (request, reply) => {
+        const organization = await resolveOrganization(deps, request.principal, request.params.organization_id);
+        const { success, failed } = await copyFlags(deps, request.principal, organization.id, request.body);
+        return sendJson(reply, `{"success":[${success.join(',')}],"failed":${JSON.stringify(failed)}}`);
+      },
+    );
+  };
+}

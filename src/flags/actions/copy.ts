@@ -1,0 +1,89 @@
+/**
+ * `POST /api/organizations/{id}/feature_flags/copy_flags/` (PostHog): copies one flag, by key, from
+ * a project into other projects of the organization: created where the key is free, updated where
+ * a live flag holds it. Each target is written on its own through the one flag writer; a target
+ * that fails is reported and the others are still written (PostHog's behaviour).
+ */
+import type { AppDeps } from '../../app.ts';
+import { principalCanReach, type Principal } from '../../platform/auth/principal.ts';
+import { ApiError, validationError } from '../../platform/errors.ts';
+import { toUserSummary } from '../../platform/users/user-summary.ts';
+import { createFlag } from '../create.ts';
+import { flagJson, renderFlag, type FlagViewer } from '../present.ts';
+import type { FlagRecord } from '../record.ts';
+import type { FlagWriteBody } from '../schemas.ts';
+import { updateFlagById } from '../update.ts';
+import { membershipLevel } from '../../platform/auth/principal.ts';
+
+export interface CopyRequest {
+  feature_flag_key?: string;
+  from_project?: number;
+  target_project_ids?: number[];
+}
+
+export interface CopyAnswer {
+  /** Each copied flag as the flag API renders it (JSON text, joined by the route). */
+  success: string[];
+  failed: { project_id: number; errors: string }[];
+}
+
+/** The fields PostHog copies. */
+function copiedFields(source: FlagRecord): FlagWriteBody {
+  return {
+    key: source.key,
+    name: source.name,
+    filters: source.filters,
+    active: source.active,
+    ensure_experience_continuity: source.ensure_experience_continuity,
+    deleted: false,
+    evaluation_runtime: source.evaluation_runtime,
+    bucketing_identifier: source.bucketing_identifier,
+    is_remote_configuration: source.is_remote_configuration,
+    has_encrypted_payloads: source.has_encrypted_payloads,
+  };
+}
+
+function targetsCohorts(flag: FlagRecord): boolean {
+  return (flag.filters.groups ?? []).some((group) => (group.properties ?? []).some((property) => property.type === 'cohort'));
+}
+
+export async function copyFlags(deps: AppDeps, principal: Principal, organizationId: string, request: CopyRequest): Promise<CopyAnswer> {
+  const { feature_flag_key: key, from_project: from, target_project_ids: targets } = request;
+  if (!key || from === undefined || !targets || targets.length === 0) throw validationError('Missing required fields');
+  const reachable = async (projectId: number) => {
+    const project = await deps.authenticator.project(projectId);
+    return project !== null && project.organizationId === organizationId && principalCanReach(principal, project) ? project : null;
+  };
+  const sourceProject = await reachable(from);
+  const sourceId = sourceProject ? (await deps.flagCache.project(from)).liveKeyOwner(key) : undefined;
+  const source = sourceId === undefined ? undefined : (await deps.flagCache.project(from)).get(sourceId)?.record;
+  if (!source) throw validationError('Feature flag to copy does not exist.', 'feature_flag_key');
+
+  const actor = toUserSummary(principal.user);
+  const viewer: FlagViewer = { userId: principal.user.id, organizationLevel: membershipLevel(principal, organizationId) };
+  const answer: CopyAnswer = { success: [], failed: [] };
+  for (const projectId of [...new Set(targets)]) {
+    if (projectId === from || !(await reachable(projectId))) {
+      answer.failed.push({ project_id: projectId, errors: projectId === from ? 'The target is the source project.' : 'Target project does not exist.' });
+      continue;
+    }
+    if (targetsCohorts(source)) {
+      // Cohort ids differ between projects; copying the cohorts along is not done yet.
+      answer.failed.push({ project_id: projectId, errors: 'Flags that target cohorts cannot be copied yet: copy the cohorts, then the flag.' });
+      continue;
+    }
+    try {
+      const existing = (await deps.flagCache.project(projectId)).liveKeyOwner(key);
+      const body = copiedFields(source);
+      const copied =
+        existing === undefined
+          ? await createFlag(deps, projectId, actor, body)
+          : await updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch: null });
+      answer.success.push(flagJson(renderFlag(copied), viewer, new Date()));
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.status >= 500) throw error;
+      answer.failed.push({ project_id: projectId, errors: error.attr ? `${error.attr}: ${error.message}` : error.message });
+    }
+  }
+  return answer;
+}

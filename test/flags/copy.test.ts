@@ -1,0 +1,74 @@
+// copy_flags: one flag, by key, from a project into others of the organization.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { keyWith, otherProject } from '../helpers/api.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { currentOrganizationId, foreignOrganization } from '../platform/support.ts';
+import { insertCohort } from '../sdk/support.ts';
+import { assertValidation, createFlag, type Json } from './flag-client.ts';
+
+let t: TestApp;
+let organizationId: string;
+before(async () => {
+  t = await startTestApp();
+  organizationId = await currentOrganizationId(t);
+});
+after(() => t.close());
+
+const copy = (payload: Json, key?: string, organization = organizationId) =>
+  t.request({ method: 'POST', url: `/api/organizations/${organization}/feature_flags/copy_flags/`, payload, key });
+const flagIn = async (project: number, key: string) =>
+  (await t.request({ method: 'GET', url: `/api/projects/${project}/feature_flags/?key=${key}` })).json().results[0];
+
+test('creates the flag where the key is free, updates it where it is taken, reports targets it cannot reach', async () => {
+  const staging = t.projectId;
+  const production = await otherProject(t);
+  const empty = await otherProject(t);
+  const source = await createFlag(t, {
+    key: 'promote-me',
+    name: 'Promote me',
+    filters: { groups: [{ properties: [{ key: 'plan', type: 'person', value: ['pro'], operator: 'exact' }], rollout_percentage: 25 }] },
+    ensure_experience_continuity: true,
+  });
+  const old = (await t.request({ method: 'POST', url: `/api/projects/${production}/feature_flags/`, payload: { key: 'promote-me', active: false } })).json();
+  const foreign = await foreignOrganization(t);
+
+  const response = await copy({ feature_flag_key: 'promote-me', from_project: staging, target_project_ids: [production, empty, foreign.projectId, 999999] });
+  assert.equal(response.statusCode, 200, response.body);
+  const body = response.json();
+  assert.equal(body.success.length, 2);
+  assert.deepEqual(body.failed, [
+    { project_id: foreign.projectId, errors: 'Target project does not exist.' },
+    { project_id: 999999, errors: 'Target project does not exist.' },
+  ]);
+  const updated = await flagIn(production, 'promote-me');
+  assert.equal(updated.id, old.id, 'the existing flag is updated');
+  assert.equal(updated.active, true);
+  assert.equal(updated.version, 2);
+  assert.deepEqual(updated.filters.groups, (source.filters as Json).groups);
+  assert.equal(updated.ensure_experience_continuity, true);
+  const created = await flagIn(empty, 'promote-me');
+  assert.equal(created.name, 'Promote me');
+  assert.equal(created.version, 1);
+  assert.deepEqual(body.success.map((f: Json) => f.id).sort(), [old.id, created.id].sort());
+});
+
+test('bad requests: missing fields, unknown flag, cohort targeting, scope and organizations', async () => {
+  const target = await otherProject(t);
+  assertValidation(await copy({ feature_flag_key: 'x', from_project: t.projectId }), 'This field is required.', 'target_project_ids');
+  assertValidation(await copy({ feature_flag_key: 'nope', from_project: t.projectId, target_project_ids: [target] }), 'Feature flag to copy does not exist.', 'feature_flag_key');
+  const cohortId = await insertCohort(t, { name: 'Pros', properties: { type: 'OR', values: [{ type: 'AND', values: [{ key: 'plan', type: 'person', value: 'pro', operator: 'exact' }] }] } });
+  await createFlag(t, { key: 'cohorted', filters: { groups: [{ properties: [{ key: 'id', type: 'cohort', value: cohortId }], rollout_percentage: 100 }] } });
+  const cohorted = await copy({ feature_flag_key: 'cohorted', from_project: t.projectId, target_project_ids: [target] });
+  assert.equal(cohorted.statusCode, 200, cohorted.body);
+  assert.match(cohorted.json().failed[0].errors, /cohorts cannot be copied yet/);
+  assert.equal(await flagIn(target, 'cohorted'), undefined);
+
+  await createFlag(t, { key: 'scoped-copy' });
+  const reader = await keyWith(t, ['feature_flag:read']);
+  assert.equal((await copy({ feature_flag_key: 'scoped-copy', from_project: t.projectId, target_project_ids: [target] }, reader)).statusCode, 403);
+  const foreign = await foreignOrganization(t);
+  assert.equal((await copy({ feature_flag_key: 'scoped-copy', from_project: t.projectId, target_project_ids: [target] }, undefined, foreign.organizationId)).statusCode, 404);
+  assert.equal(await flagIn(target, 'scoped-copy'), undefined);
+  assert.equal((await t.request({ method: 'GET', url: `/api/organizations/${organizationId}/feature_flags/copy_flags/` })).statusCode, 405);
+});
