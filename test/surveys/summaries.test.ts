@@ -332,7 +332,7 @@ describe('POST summarize_responses', () => {
     assertError(await summarize(survey.id, '?question_id=nope'), 400, noText);
     assertError(await summarize(survey.id, '?question_index=7'), 400, noText);
     assertError(await summarize(survey.id, '?question_index=-1'), 400, noText);
-    assertError(await summarize(survey.id, '?question_id=q-open', { force_refresh: 'yes' }), 400, { type: 'validation_error', attr: 'force_refresh' });
+    assertError(await summarize(survey.id, '?question_id=q-open', { force_refresh: 'maybe' }), 400, { type: 'validation_error', attr: 'force_refresh' });
     assert.equal((await summarize(survey.id, '?question_index=0')).statusCode, 200);
     assert.equal((await summarize(survey.id, '?question_id=q-open&question_index=first', { name: 'ignored' })).statusCode, 200);
   });
@@ -417,6 +417,6 @@ describe('POST summary_headline', () => {
     assert.deepEqual(await storedCaches(quiet.id), { question_summaries: null, headline_summary: null, headline_response_count: null });
     assertError(await headline(randomUUID()), 404, { type: 'invalid_request', code: 'not_found', detail: 'Not found.', attr: null });
     assertError(await headline('nope'), 404, { code: 'not_found' });
-    assertError(await headline(quiet.id, { force_refresh: 1 }), 400, { attr: 'force_refresh' });
+    assertError(await headline(quiet.id, { force_refresh: 2 }), 400, { attr: 'force_refresh' });
   });
 });
