@@ -332,7 +332,7 @@ describe('POST summarize_responses', () => {
     assertError(await summarize(survey.id, '?question_id=nope'), 400, noText);
     assertError(await summarize(survey.id, '?question_index=7'), 400, noText);
     assertError(await summarize(survey.id, '?question_index=-1'), 400, noText);
-    assertError(await summarize(survey.id, '?question_id=q-open', { force_refresh: 'maybe' }), 400, { type: 'validation_error', attr: 'force_refresh' });
+    assertError(await summarize(survey.id, '?question_id=q-open', { force_refresh: 'sure' }), 400, { type: 'validation_error', attr: 'force_refresh' });
     assert.equal((await summarize(survey.id, '?question_index=0')).statusCode, 200);
     assert.equal((await summarize(survey.id, '?question_id=q-open&question_index=first', { name: 'ignored' })).statusCode, 200);
   });
