@@ -7,7 +7,7 @@ import { personalApiKeyRoutes } from './personal-api-keys/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
-/** Organizations and their members and invites, projects, users and personal API keys (CONTRACT §2). */
+/** Organizations and their members and invites, projects, users and personal API keys. */
 export function platformRoutes(deps: AppDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(userRoutes(deps));

@@ -24,8 +24,8 @@ export function latestCalls(events: readonly IncomingEvent[]): { key: string; at
 }
 
 /**
- * `$feature_flag_called` → the flag's `last_called_at` (reference §7.3): the latest call per key of
- * each committed batch goes to the writer, which stores them in batches (sdk/last-called.ts).
+ * `$feature_flag_called` → the flag's `last_called_at` (the latest call time, as PostHog keeps it):
+ * the latest call per key of each committed batch goes to the writer, which stores them in batches (sdk/last-called.ts).
  * Nothing is written on the batch's transaction.
  */
 export function lastCalledProcessor(writer: LastCalledWriter): EventProcessor {
