@@ -8,6 +8,7 @@
  * (when pg_trgm is installed), then tested exactly on the open answers' keys.
  */
 import type { Queryable } from '../../db/pool.ts';
+import { answerIn, type SurveyQuestion } from '../summaries/questions.ts';
 
 /** A position in the list: the (timestamp, uuid) of a response, timestamps in microseconds. */
 export interface ListPosition {
@@ -21,8 +22,8 @@ export interface ResponseQuery {
   /** Inclusive bounds, timestamptz text; null = open. */
   from: string | null;
   to: string | null;
-  /** Per question, the id-based key and the index-based key of its answer (read in that order). */
-  answerKeys: [string, string][];
+  /** The survey's questions: a row's answers are read for each, in this order. */
+  questions: SurveyQuestion[];
   /** The property keys whose text a search looks in (open answers). */
   searchKeys: string[];
   /** An ILIKE pattern, already escaped; null = no search. */
@@ -65,8 +66,6 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
     query.surveyId,
     query.from,
     query.to,
-    query.answerKeys.map(([id]) => id),
-    query.answerKeys.map(([, index]) => index),
     query.personKeys,
   ];
   const add = (value: unknown) => {
@@ -103,13 +102,12 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
     SELECT se.uuid::text AS uuid,
            (extract(epoch FROM se.timestamp) * 1000000)::bigint::text AS micros,
            se.distinct_id,
-           coalesce((SELECT jsonb_agg(coalesce(nullif(se.answers -> k.id, 'null'::jsonb), se.answers -> k.idx) ORDER BY k.n)
-                       FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS k(id, idx, n)), '[]'::jsonb) AS answers,
+           coalesce(se.answers, '{}'::jsonb) AS answers,
            coalesce(se.incomplete, false) AS partial,
            a.archived,
            p.uuid::text AS person_uuid,
            CASE WHEN p.id IS NULL THEN NULL
-                ELSE coalesce((SELECT jsonb_object_agg(k, p.properties -> k) FROM unnest($7::text[]) k WHERE p.properties ? k), '{}'::jsonb) END
+                ELSE coalesce((SELECT jsonb_object_agg(k, p.properties -> k) FROM unnest($5::text[]) k WHERE p.properties ? k), '{}'::jsonb) END
              AS person_properties
       FROM survey_events se
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM survey_response_archives r
@@ -152,6 +150,6 @@ export async function loadResponsePage(db: Queryable, query: ResponseQuery): Pro
   const { text, values } = responsePageSql(query);
   // A few known matches are read by key and sorted (the read may have ruled sorting out).
   if (query.searchMatches !== null) await db.query('SET LOCAL enable_sort = on');
-  const { rows } = await db.query<ResponseRow>(text, values);
-  return rows;
+  const { rows } = await db.query<Omit<ResponseRow, 'answers'> & { answers: Record<string, unknown> }>(text, values);
+  return rows.map((row) => ({ ...row, answers: query.questions.map((q) => answerIn(row.answers, q) ?? null) }));
 }
