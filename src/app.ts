@@ -3,6 +3,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseTimeouts, Pool } from './db/pool.ts';
+import { UnitsOfWork } from './db/unit-of-work.ts';
 import { registerOpenApi } from './openapi/plugin.ts';
 import { Authenticator, DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 import { installAuthentication } from './platform/auth/hook.ts';
@@ -78,6 +79,8 @@ export interface AppOptions {
 /** What every product area's routes get: the database and the shared authenticator. */
 export interface AppDeps {
   pool: Pool;
+  /** Every write runs in one of these units of work (effects after commit, nothing on rollback). */
+  units: UnitsOfWork;
   authenticator: Authenticator;
   bus: ChangeBus;
   flagCache: FlagCache;
@@ -117,6 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
   const deps: AppDeps = {
     pool: options.pool,
+    units: new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed')),
     authenticator: new Authenticator(options.pool, bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS),
     bus,
     flagCache: new FlagCache(options.pool, bus),

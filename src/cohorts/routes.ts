@@ -41,7 +41,7 @@ export function cohortRoutes(deps: AppDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const { jobs, log } = pluginJobs(root);
-    const cohortDeps: CohortDeps = { pool, bus: deps.bus, jobs, log };
+    const cohortDeps: CohortDeps = { pool, units: deps.units, bus: deps.bus, jobs, log };
 
     refuseOtherMethods(root, '/', ['GET', 'POST']);
     refuseOtherMethods(root, '/:id', ['GET', 'PATCH']);

@@ -39,7 +39,7 @@ export function flagActionRoutes(deps: AppDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const { jobs, log } = pluginJobs(root);
-    const cohortDeps = { pool, bus: deps.bus, jobs, log, flagCache };
+    const cohortDeps = { pool, units: deps.units, bus: deps.bus, jobs, log, flagCache };
 
     for (const action of ['create_static_cohort_for_flag', 'dashboard', 'enrich_usage_dashboard', 'has_active_dependents']) {
       refuseOtherMethods(root, `/:id/${action}`, ['POST']);

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -70,7 +69,7 @@ export async function createInvite(
   const email = cleanEmail(body.target_email, 'target_email');
   const firstName = body.first_name === undefined || body.first_name.trim() === '' ? '' : cleanName(body.first_name, 'first_name', FIRST_NAME_MAX_LENGTH);
   const level = levelFromNumber(body.level ?? 1);
-  const row = await withTransaction(deps.pool, async (client) => {
+  const row = await deps.units.run(async ({ client }) => {
     if (!(await lockOrganization(client, organizationId))) throw notFound();
     const actor = await findMemberByUserId(client, organizationId, principal.user.id);
     if (!actor) throw notFound();

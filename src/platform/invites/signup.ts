@@ -1,6 +1,5 @@
 import type { AppDeps } from '../../app.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { requiredField, validationError } from '../errors.ts';
@@ -82,7 +81,8 @@ export async function acceptInvite(deps: AppDeps, rawId: string, body: SignupBod
   checkPasswordStrength(body.password, [preview.target_email, firstName, lastName]);
   // Hashing takes a tenth of a second: outside the transaction, so no lock waits on it.
   const passwordHash = await hashPassword(body.password);
-  const result = await withTransaction(deps.pool, async (client) => {
+  const result = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const invite = await usableInvite(client, rawId, null, true);
     await lockOrganization(client, invite.organization_id);
     const { id: userId } = await insertUser(client, {
@@ -95,26 +95,25 @@ export async function acceptInvite(deps: AppDeps, rawId: string, body: SignupBod
     await setPasswordHash(client, userId, passwordHash);
     await addMembership(client, invite.organization_id, userId, invite.level);
     await deleteInvitesFor(client, invite.organization_id, invite.target_email);
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     const session = await startSession(client, deps.authenticator, userId);
     const user = await findUser(client, userId);
     return { user: toUserSummary(user!), session };
   });
-  deps.authenticator.invalidate();
   return result;
 }
 
 async function joinAsVisitor(deps: AppDeps, rawId: string, visitor: Visitor): Promise<Accepted> {
-  const result = await withTransaction(deps.pool, async (client) => {
+  const result = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const invite = await usableInvite(client, rawId, visitor, true);
     await lockOrganization(client, invite.organization_id);
     await addMembership(client, invite.organization_id, visitor.userId, invite.level);
     await setCurrentOrganization(client, visitor.userId, invite.organization_id, await firstProjectOf(client, invite.organization_id));
     await deleteInvitesFor(client, invite.organization_id, invite.target_email);
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     const user = await findUser(client, visitor.userId);
     return { user: toUserSummary(user!), session: null };
   });
-  deps.authenticator.invalidate();
   return result;
 }

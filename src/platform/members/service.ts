@@ -1,6 +1,6 @@
 import type { AppDeps } from '../../app.ts';
 import type { PoolClient } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -55,20 +55,20 @@ async function withMembers<T>(
   principal: Principal,
   rawOrganization: string,
   userUuid: string,
-  work: (client: PoolClient, pair: LockedPair, organizationId: string) => Promise<T>,
+  work: (client: PoolClient, pair: LockedPair, organizationId: string, unit: UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const { id } = await resolveOrganization(deps, principal, rawOrganization);
   if (!isUuid(userUuid)) throw notFound();
-  const result = await withTransaction(deps.pool, async (client) => {
+  const result = await deps.units.run(async (unit) => {
+    const { client } = unit;
     if (!(await lockOrganization(client, id))) throw notFound();
     const actor = await findMemberByUserId(client, id, principal.user.id);
     const target = await findMemberByUserUuid(client, id, userUuid.toLowerCase());
     if (!actor || !target) throw notFound();
-    const value = await work(client, { actor, target }, id);
-    await deps.bus.publish(client, { kind: 'auth' });
+    const value = await work(client, { actor, target }, id, unit);
+    await deps.bus.publish(unit, { kind: 'auth' });
     return value;
   });
-  deps.authenticator.invalidate();
   return result;
 }
 
@@ -95,12 +95,12 @@ export async function updateMember(
  * session of the person ends at once, and their keys no longer reach the organization.
  */
 export async function removeMember(deps: AppDeps, principal: Principal, rawOrganization: string, userUuid: string): Promise<void> {
-  await withMembers(deps, principal, rawOrganization, userUuid, async (client, { actor, target }, organizationId) => {
+  await withMembers(deps, principal, rawOrganization, userUuid, async (client, { actor, target }, organizationId, unit) => {
     const leaving = actor.id === target.id;
     checkRemoval({ level: actor.level, isTarget: leaving }, target.level);
     if (target.level === 'owner') checkOwnersLeft((await countOwners(client, organizationId)) - 1, leaving);
     await deleteMembership(client, target.id);
     await moveCurrentOutOf(client, target.user_id, organizationId);
-    await endSessionsOfUser(client, deps.bus, target.user_id);
+    await endSessionsOfUser(unit, deps.bus, target.user_id);
   });
 }

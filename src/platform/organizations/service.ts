@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { membershipLevel, type Membership, type Principal } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -117,13 +116,13 @@ export async function createOrganization(deps: AppDeps, principal: Principal, bo
     throw permissionDenied('This API key is limited to specific organizations or projects and cannot create organizations.');
   }
   const name = cleanName(body.name, 'name', 64);
-  const organization = await withTransaction(deps.pool, async (client) => {
+  const organization = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const created = await insertOrganization(client, name);
     await addMembership(client, created.id, principal.user.id, 'owner');
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     return created;
   });
-  deps.authenticator.invalidate();
   const created = await organizationBody(deps, principal, organization.id);
   if (!created) throw new Error('organization vanished right after it was created');
   return created;

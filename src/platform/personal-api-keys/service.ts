@@ -140,8 +140,9 @@ export async function createPersonalApiKey(
 
 /** The key stops working at once, here and (by change notice) in every other process. */
 export async function deletePersonalApiKey(deps: AppDeps, principal: Principal, id: string): Promise<void> {
-  const deleted = isUuid(id) && (await deleteKeyOfUser(deps.pool, principal.user.id, id.toLowerCase()));
-  if (!deleted) throw notFound();
-  deps.authenticator.invalidate();
-  await deps.bus.publish(deps.pool, { kind: 'auth' });
+  if (!isUuid(id)) throw notFound();
+  await deps.units.run(async (unit) => {
+    if (!(await deleteKeyOfUser(unit.client, principal.user.id, id.toLowerCase()))) throw notFound();
+    await deps.bus.publish(unit, { kind: 'auth' });
+  });
 }

@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
@@ -106,14 +105,14 @@ export async function createProject(
   const name = cleanName(body.name, 'name', NAME_MAX_LENGTH);
   const timezone = body.timezone === undefined ? undefined : cleanTimezone(body.timezone);
 
-  const created = await withTransaction(deps.pool, async (client) => {
+  const created = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const result = await insertProject(client, { organizationId: organization.id, name });
     const row = timezone === undefined ? result.project : await updateProjectRow(client, result.project.id, { timezone });
     await setCurrentProjectIfUnset(client, principal.user.id, { id: result.project.id, organizationId: organization.id });
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     return { row: row ?? result.project, secretToken: result.secretToken };
   });
-  deps.authenticator.invalidate();
   return toProject(created.row, created.secretToken);
 }
 
@@ -133,13 +132,12 @@ export async function updateProject(deps: AppDeps, project: ProjectRef, body: Up
 /** Admins and owners only; everything in the project goes with it. */
 export async function deleteProject(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<void> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const deleted = await withTransaction(deps.pool, async (client) => {
+  const deleted = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const gone = await deleteProjectRow(client, project);
-    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    await deps.bus.publish(unit, { kind: 'project', projectId: project.id });
     return gone;
   });
-  deps.authenticator.invalidate();
-  deps.flagCache.drop(project.id);
   if (!deleted) throw notFound();
 }
 
@@ -155,25 +153,17 @@ function tokenActivity(principal: Principal, project: ProjectRow, field: string,
   };
 }
 
-/**
- * Caches of this process (tokens, secrets, grants, SDK views, the survey feed) forget the project
- * now; other processes hear the notice published with the change.
- */
-function announceProjectChange(deps: AppDeps, projectId: number): void {
-  deps.bus.announce({ kind: 'project', projectId });
-}
-
 /** `PATCH /api/projects/{id}/reset_token/`: a new public token; SDKs sending the old one are refused at once. Admins and owners. */
 export async function resetProjectToken(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<Project> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const row = await withTransaction(deps.pool, async (client) => {
+  const row = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const replaced = await replaceProjectToken(client, project.id);
     if (!replaced) throw notFound();
     await recordActivity(client, tokenActivity(principal, replaced.project, 'api_token', replaced.oldToken, replaced.project.api_token));
-    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    await deps.bus.publish(unit, { kind: 'project', projectId: project.id });
     return replaced.project;
   });
-  announceProjectChange(deps, project.id);
   return toProject(row);
 }
 
@@ -183,14 +173,14 @@ export async function resetProjectToken(deps: AppDeps, principal: Principal, pro
  */
 export async function rotateSecretToken(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<Project> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const rotated = await withTransaction(deps.pool, async (client) => {
+  const rotated = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const replaced = await replaceSecretToken(client, project.id);
     if (!replaced) throw notFound();
     // Masks only: a secret is never written anywhere in clear.
     await recordActivity(client, tokenActivity(principal, replaced.project, 'secret_api_token', replaced.oldMask, replaced.project.secret_token_mask));
-    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    await deps.bus.publish(unit, { kind: 'project', projectId: project.id });
     return replaced;
   });
-  announceProjectChange(deps, project.id);
   return toProject(rotated.project, rotated.secretToken);
 }

@@ -78,7 +78,7 @@ export function sessionRoutes(deps: AppDeps) {
         const principal = cookie === undefined ? null : await deps.authenticator.authenticateSession(cookie).catch(() => null);
         if (principal) {
           checkCsrf(request, principal);
-          await endSession(deps.pool, deps.authenticator, deps.bus, principal.sessionHash);
+          await endSession(deps.units, deps.bus, principal.sessionHash);
         }
         clearSessionCookies(request, reply);
         return reply.code(204).send(null);

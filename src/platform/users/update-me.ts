@@ -1,5 +1,4 @@
 import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -54,14 +53,14 @@ export async function updateMe(deps: AppDeps, principal: Principal, body: Update
     changes.passwordHash = await hashPassword(body.password);
   }
   if (Object.keys(changes).length > 0) {
-    await withTransaction(deps.pool, async (client) => {
+    await deps.units.run(async (unit) => {
+      const { client } = unit;
       if (!(await updateProfile(client, user.id, changes))) throw emailTaken();
       const keep = principal.kind === 'session' ? principal.sessionHash : null;
-      if (changes.passwordHash !== undefined) await endOtherSessionsOfUser(client, deps.bus, user.id, keep);
+      if (changes.passwordHash !== undefined) await endOtherSessionsOfUser(unit, deps.bus, user.id, keep);
       // Cached principals carry the name and e-mail.
-      await deps.bus.publish(client, { kind: 'auth' });
+      await deps.bus.publish(unit, { kind: 'auth' });
     });
-    deps.authenticator.invalidate();
   }
   return me(deps, principal);
 }

@@ -43,7 +43,7 @@ export class SurveyJobs {
   private stopped = false;
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'pool' | 'bus' | 'flagCache'>,
+    private readonly deps: Pick<AppDeps, 'pool' | 'units' | 'bus' | 'flagCache'>,
     options: Partial<SurveyJobsOptions> = {},
   ) {
     this.log = options.log ?? silent;
