@@ -1,4 +1,4 @@
-import type { AppDeps } from '../app.ts';
+import type { PlatformDeps } from '../deps.ts';
 import type { PoolClient } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { ingestedEvents } from '../platform/metrics/metrics.ts';
@@ -65,7 +65,7 @@ async function ingestIn(unit: UnitOfWork, projectId: number, events: IncomingEve
  * COMMIT.
  */
 export async function ingest(
-  deps: AppDeps,
+  deps: PlatformDeps,
   projectId: number,
   events: IncomingEvent[],
   setup: IngestSetup,

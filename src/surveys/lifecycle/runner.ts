@@ -4,13 +4,13 @@
  * change notice, all in one unit of work (which tells this process's caches after commit).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { SurveyDeps } from '../deps.ts';
 import { findSurvey } from '../read-store.ts';
 import type { SurveyRecord } from '../record.ts';
 import { recordSurveyJobUpdate, surveyFieldChanges } from '../activity.ts';
 import type { AppliedChange, Candidate, SurveyJob } from './task.ts';
 
-export type JobDeps = Pick<AppDeps, 'pool' | 'units' | 'bus' | 'flagCache'>;
+export type JobDeps = Pick<SurveyDeps, 'pool' | 'units' | 'bus' | 'flagCache'>;
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'error'>;
 
 export interface SurveyJobChange {
