@@ -61,6 +61,11 @@ function processStat(pid: number): { ticks: number; ppid: number } {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; clock ticks of 10 ms). */
+export function processCpuSeconds(pid: number): number {
+  return processStat(pid).ticks / 100;
+}
+
 type Role = 'bench' | 'server' | 'postgres' | 'postgresShared';
 
 /** Our processes by role; PostgreSQL's shared processes only of the cluster serving our database. */
