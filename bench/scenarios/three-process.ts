@@ -43,6 +43,9 @@ const AUTOCANNON_CLI = path.join(REPO_ROOT, 'node_modules', 'autocannon', 'autoc
 
 interface FlagsRun extends Measurement {
   serverCpuMsPerRequest: number;
+  /** Share of the machine (% of all cores) A and the ingestion load generator used during B's window. */
+  aPercent: number | null;
+  ingestionLoadPercent: number | null;
   cpu: CpuShare | null;
   /** Events/s A stored during the run (null: A idle). */
   ingestedEventsPerSecond: number | null;
@@ -116,6 +119,7 @@ function flagCalledBatch(token: string, persons: Person[]): string {
 }
 
 interface Ingestion {
+  pid: number;
   /** Resolves with the 2xx answers once the load generator exits. */
   done: Promise<{ ok: number; non2xx: number; errors: number; seconds: number }>;
   stop(): void;
@@ -143,6 +147,7 @@ function startIngestion(node: NodeProcess, body: string, seconds: number, connec
     });
   });
   return {
+    pid: child.pid ?? -1,
     done,
     stop: () => {
       stopped = true;
@@ -162,14 +167,37 @@ function evaluation(token: string, persons: Person[]): OperationPlan {
   };
 }
 
-async function measureB(b: NodeProcess, plan: OperationPlan, settings: ReturnType<typeof measureSettingsOf>, label: string, log: Log): Promise<Omit<FlagsRun, 'ingestedEventsPerSecond'>> {
+/** Share of the machine (% of all cores) each pid used between the two readings. */
+function shares(pids: number[]): () => number[] {
+  const start = performance.now();
+  const before = pids.map((pid) => processCpuSeconds(pid));
+  return () => {
+    const cores = os.cpus().length;
+    const seconds = (performance.now() - start) / 1000;
+    return pids.map((pid, i) => round((100 * (processCpuSeconds(pid) - before[i])) / (seconds * cores)));
+  };
+}
+
+async function measureB(
+  b: NodeProcess,
+  others: { a: number; ingestion: number | null },
+  plan: OperationPlan,
+  settings: ReturnType<typeof measureSettingsOf>,
+  label: string,
+  log: Log,
+): Promise<Omit<FlagsRun, 'ingestedEventsPerSecond'>> {
   const endWatch = watchCpu(b);
   const before = processCpuSeconds(b.pid);
+  const endShares = shares(others.ingestion === null ? [others.a] : [others.a, others.ingestion]);
   const measurement = await runLoad(b, plan, settings, label);
   const serverCpuMsPerRequest = round(((processCpuSeconds(b.pid) - before) * 1000) / measurement.totalRequests);
+  const [aPercent, ingestionLoadPercent = null] = endShares();
   const cpu = endWatch();
-  log(`${label}: ${measurement.requestsPerSecond} req/s, p50 ${measurement.latencyMs.p50} ms, p99 ${measurement.latencyMs.p99} ms, B ${serverCpuMsPerRequest} CPU ms/request (cores: ${describeCpu(cpu)})`);
-  return { ...measurement, serverCpuMsPerRequest, cpu };
+  log(
+    `${label}: ${measurement.requestsPerSecond} req/s, p50 ${measurement.latencyMs.p50} ms, p99 ${measurement.latencyMs.p99} ms, B ${serverCpuMsPerRequest} CPU ms/request ` +
+      `(cores: ${describeCpu(cpu)}; of which A ${aPercent}%, ingestion load generator ${ingestionLoadPercent ?? '-'}%)`,
+  );
+  return { ...measurement, serverCpuMsPerRequest, cpu, aPercent, ingestionLoadPercent };
 }
 
 /** Until the node answers `enabled` for the probe flag; the time from `since` in ms, and the fastest round trip. */
@@ -229,14 +257,14 @@ export const threeProcessScenario: Scenario = {
       const plan = evaluation(token, persons);
       await probe(b, plan, 'B POST /flags?v=2');
       await runLoad(b, plan, { ...settings, durationSeconds: settings.warmupSeconds }, 'B /flags (warm-up)');
-      const idle = { ...(await measureB(b, plan, settings, 'B /flags?v=2, A idle', log)), ingestedEventsPerSecond: null };
+      const idle = { ...(await measureB(b, { a: a.pid, ingestion: null }, plan, settings, 'B /flags?v=2, A idle', log)), ingestedEventsPerSecond: null };
 
       // B under load while A ingests: A's load runs from before B's window to after it.
       const batch = flagCalledBatch(token, persons);
       const ingestSeconds = Math.ceil(settings.warmupSeconds + settings.durationSeconds + 2);
       const ingestion = startIngestion(nodeA, batch, ingestSeconds, config.ingestConnections, ingestCpus, directory);
       await sleep(settings.warmupSeconds * 1000);
-      const busyRun = await measureB(b, plan, settings, 'B /flags?v=2, A ingesting', log);
+      const busyRun = await measureB(b, { a: a.pid, ingestion: ingestion.pid }, plan, settings, 'B /flags?v=2, A ingesting', log);
       const ingested = await ingestion.done;
       if (ingested.non2xx > 0 || ingested.errors > 0) throw new Error(`ingestion into A: ${ingested.non2xx} non-2xx answers, ${ingested.errors} errors`);
       const busy: FlagsRun = { ...busyRun, ingestedEventsPerSecond: Math.round((ingested.ok * EVENTS_PER_BATCH) / ingested.seconds) };
@@ -246,10 +274,15 @@ export const threeProcessScenario: Scenario = {
       const propagationIngestion = startIngestion(nodeA, batch, 3600, config.ingestConnections, ingestCpus, directory);
       let propagation: Propagation;
       let eventsPerSecond: number;
+      // B's CPU while it answers only the polls: what A's ingestion makes B do (change notices, re-reads).
+      let bPercentWhilePolled: number;
+      let aPercentWhilePolled: number;
       try {
         await sleep(settings.warmupSeconds * 1000);
         const before = { events: await countEvents(a.databaseUrl), at: performance.now() };
+        const endShares = shares([b.pid, a.pid]);
         propagation = await measurePropagation(c, nodeA, b, token, probeId, changes);
+        [bPercentWhilePolled, aPercentWhilePolled] = endShares();
         eventsPerSecond = Math.round(((await countEvents(a.databaseUrl)) - before.events) / ((performance.now() - before.at) / 1000));
       } finally {
         propagationIngestion.stop();
@@ -257,7 +290,8 @@ export const threeProcessScenario: Scenario = {
       await propagationIngestion.done;
       log(
         `propagation through C (${changes} changes, A ingesting ${eventsPerSecond} events/s): ` +
-          `A p50 ${propagation.a.p50} / p99 ${propagation.a.p99} ms, B p50 ${propagation.b.p50} / p99 ${propagation.b.p99} ms (poll round trip ≥ ${propagation.pollRoundTripMs} ms)`,
+          `A p50 ${propagation.a.p50} / p99 ${propagation.a.p99} ms, B p50 ${propagation.b.p50} / p99 ${propagation.b.p99} ms (poll round trip ≥ ${propagation.pollRoundTripMs} ms); ` +
+          `meanwhile B used ${bPercentWhilePolled}% and A ${aPercentWhilePolled}% of the machine`,
       );
 
       const ratio = busy.requestsPerSecond / idle.requestsPerSecond;
@@ -271,25 +305,35 @@ export const threeProcessScenario: Scenario = {
         `three-process: A ingests $feature_flag_called, B serves /flags?v=2 (${FLAGS + 1} flags, ${settings.connections} connections, ${settings.durationSeconds} s), C takes flag changes; one database. ` +
           `Load average ${loadAtStart.join(' ')} at start, ${loadAtEnd.join(' ')} at end. Pinned: ingestion ${ingestCpus ?? 'no'}, this process ${loadgenCpus ?? 'no'}.`,
         table([
-          ['B /flags?v=2', 'req/s', 'p50 / p99', 'B CPU ms/request', 'A events/s', 'cores'],
-          ['A idle', `${Math.round(idle.requestsPerSecond)}`, `${idle.latencyMs.p50} / ${idle.latencyMs.p99} ms`, `${idle.serverCpuMsPerRequest}`, '-', describeCpu(idle.cpu)],
-          ['A ingesting', `${Math.round(busy.requestsPerSecond)}`, `${busy.latencyMs.p50} / ${busy.latencyMs.p99} ms`, `${busy.serverCpuMsPerRequest}`, `${busy.ingestedEventsPerSecond}`, describeCpu(busy.cpu)],
+          ['B /flags?v=2', 'req/s', 'p50 / p99', 'B CPU ms/request', 'A events/s', 'A / its load generator', 'cores'],
+          ['A idle', `${Math.round(idle.requestsPerSecond)}`, `${idle.latencyMs.p50} / ${idle.latencyMs.p99} ms`, `${idle.serverCpuMsPerRequest}`, '-', `${idle.aPercent}% / -`, describeCpu(idle.cpu)],
+          [
+            'A ingesting',
+            `${Math.round(busy.requestsPerSecond)}`,
+            `${busy.latencyMs.p50} / ${busy.latencyMs.p99} ms`,
+            `${busy.serverCpuMsPerRequest}`,
+            `${busy.ingestedEventsPerSecond}`,
+            `${busy.aPercent}% / ${busy.ingestionLoadPercent}%`,
+            describeCpu(busy.cpu),
+          ],
         ]),
         table([
           ['flag change through C seen by', 'p50', 'p99', 'max'],
           [`A (ingesting ${eventsPerSecond} events/s)`, `${propagation.a.p50} ms`, `${propagation.a.p99} ms`, `${propagation.a.max} ms`],
           ['B', `${propagation.b.p50} ms`, `${propagation.b.p99} ms`, `${propagation.b.max} ms`],
         ]),
-        `${changes} changes; each figure includes one poll round trip (≥ ${propagation.pollRoundTripMs} ms). "cores" counts B and every backend of the shared database as ours.`,
+        `${changes} changes; each figure includes one poll round trip (≥ ${propagation.pollRoundTripMs} ms). While polled only, B used ${bPercentWhilePolled}% of the machine (A ${aPercentWhilePolled}%).`,
+        `"cores": B, this process and every backend of the shared database count as ours; A and its load generator are in "other" (their shares in the A column). B's CPU per request idle vs ingesting tells whether ingestion elsewhere costs B work, whatever the cores left.`,
         `Aims:\n${aims.map((aim) => `  ${aim.pass ? 'PASS' : 'MISS'}  ${aim.aim}: ${aim.actual}`).join('\n')}`,
       ].join('\n');
       return {
         file: 'three-process',
         settings: { flags: FLAGS + 1, persons: PERSONS, changes, ingestConnections: config.ingestConnections, ingestCpus, loadgenCpus, ...settings },
         report,
-        data: { loadAverage: { start: loadAtStart, end: loadAtEnd }, idle, busy, propagation: { ...propagation, ingestedEventsPerSecond: eventsPerSecond }, aims },
+        data: { loadAverage: { start: loadAtStart, end: loadAtEnd }, idle, busy, propagation: { ...propagation, ingestedEventsPerSecond: eventsPerSecond, bPercentWhilePolled, aPercentWhilePolled }, aims },
       };
     } finally {
+      if (loadgenCpus) pinProcess(process.pid, `0-${os.cpus().length - 1}`); // the next scenario's servers get every core
       for (const node of nodes.reverse()) await node.stop();
       await a.stop();
       rmSync(directory, { recursive: true, force: true });
