@@ -1,8 +1,9 @@
-import { API_ERROR_SCHEMA, ERROR_SCHEMA_NAME, EXTRA_ERRORS, errorResponse, errorStatusesOf } from './error-responses.ts';
+import { API_ERROR_SCHEMA, ERROR_RESPONSES, ERROR_SCHEMA_NAME, EXTRA_ERRORS, errorResponse, errorStatusesOf } from './error-responses.ts';
 import { FLAG_SCHEMAS } from './flag-schemas.ts';
 import { operationIdFor } from './operation-ids.ts';
 import { TYPED_OPERATIONS, typeFields } from './request-bodies.ts';
 import type { SchemaObject } from './schema-object.ts';
+import { shareSchemas } from './shared-schemas.ts';
 import { SURVEY_SCHEMAS } from './survey-schemas.ts';
 
 interface Parameter {
@@ -11,7 +12,8 @@ interface Parameter {
 }
 
 interface Response {
-  description: string;
+  description?: string;
+  $ref?: string;
   content?: Record<string, { schema?: SchemaObject }>;
 }
 
@@ -28,7 +30,7 @@ export interface OpenApiDocument {
   openapi: string;
   servers?: { url: string; description?: string }[];
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas?: Record<string, SchemaObject>; securitySchemes?: Record<string, unknown> };
+  components: { schemas?: Record<string, SchemaObject>; responses?: Record<string, object>; securitySchemes?: Record<string, unknown> };
 }
 
 /** Public operations that take no project token: signing in and signing up. */
@@ -62,10 +64,33 @@ export function completeDocument(generated: OpenApiDocument): OpenApiDocument {
     ...FLAG_SCHEMAS,
     ...SURVEY_SCHEMAS,
   };
+  document.components.responses = { ...document.components.responses, ...ERROR_RESPONSES };
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) completeOperation(method, path, operation);
   }
+  const share = shareSchemas(answersOf(document), document.components.schemas);
+  for (const operation of operationsOf(document)) {
+    for (const holder of [operation.requestBody, ...Object.values(operation.responses)]) {
+      const media = holder?.content?.['application/json'];
+      if (media?.schema) media.schema = share(media.schema);
+    }
+  }
   return document;
+}
+
+const operationsOf = (document: OpenApiDocument): Operation[] => Object.values(document.paths).flatMap((operations) => Object.values(operations));
+
+function answersOf(document: OpenApiDocument): Map<string, Map<string, SchemaObject>> {
+  const answers = new Map<string, Map<string, SchemaObject>>();
+  for (const operation of operationsOf(document)) {
+    const byStatus = new Map<string, SchemaObject>();
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const schema = jsonSchema(response);
+      if (schema) byStatus.set(status, schema);
+    }
+    answers.set(operation.operationId ?? '', byStatus);
+  }
+  return answers;
 }
 
 function completeOperation(method: string, path: string, operation: Operation): void {

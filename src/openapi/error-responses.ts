@@ -22,7 +22,6 @@ const WHY: Readonly<Record<number, string>> = {
   401: 'No credentials, or credentials that name no one (an unknown or revoked key, an ended session, an unknown project token).',
   403: "Authenticated, but not allowed: the key lacks the scope, the project is outside the key's reach, a session's write without `X-CSRFToken`, or a membership rule.",
   404: 'No such object in this project (other projects\' objects answer 404 too).',
-  405: 'This method is refused here (`Allow` lists the methods offered).',
   409: 'The change collides with another one: a concurrent change (`If-Match`), or a value that must be unique or is still referenced.',
   413: 'The request body is too large.',
   415: 'The body is not JSON (`Content-Type`), or its `Content-Encoding` is not supported.',
@@ -30,9 +29,31 @@ const WHY: Readonly<Record<number, string>> = {
   503: 'The database cannot serve the request now; `Retry-After` says when to try again.',
 };
 
-/** An error response referring to the shared body; `description` overrides the general one. */
-export function errorResponse(status: number, description = WHY[status] ?? 'Refused.') {
-  return { description, content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAME}` } } } };
+const RESPONSE_NAMES: Readonly<Record<number, string>> = {
+  400: 'BadRequest',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'NotFound',
+  409: 'Conflict',
+  413: 'PayloadTooLarge',
+  415: 'UnsupportedMediaType',
+  429: 'TooManyRequests',
+  503: 'ServiceUnavailable',
+};
+
+/** The shared error responses, one per status, each with the shared body (`components.responses`). */
+export const ERROR_RESPONSES: Readonly<Record<string, { description: string; content: object }>> = Object.fromEntries(
+  Object.entries(RESPONSE_NAMES).map(([status, name]) => [
+    name,
+    { description: WHY[Number(status)], content: { 'application/json': { schema: { $ref: `#/components/schemas/${ERROR_SCHEMA_NAME}` } } } },
+  ]),
+);
+
+/** A reference to the shared error response of `status`. */
+export function errorResponse(status: number): { $ref: string } {
+  const name = RESPONSE_NAMES[status];
+  if (!name) throw new Error(`no shared error response for ${status}`);
+  return { $ref: `#/components/responses/${name}` };
 }
 
 /** What the error statuses of an operation depend on, all read from the document itself. */
