@@ -99,4 +99,6 @@ export const EXTRA_ERRORS: Readonly<Record<string, readonly number[]>> = {
   login_create: [429],
   login_one_time_create: [429],
   users_me_partial_update: [429],
+  // An invite that is unknown, used or expired is a 400, as PostHog answers it.
+  signup_retrieve: [400],
 };
