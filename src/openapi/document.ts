@@ -1,7 +1,7 @@
 import { API_ERROR_SCHEMA, ERROR_RESPONSES, ERROR_SCHEMA_NAME, EXTRA_ERRORS, errorResponse, errorStatusesOf } from './error-responses.ts';
 import { FLAG_SCHEMAS } from './flag-schemas.ts';
 import { operationIdFor } from './operation-ids.ts';
-import { TYPED_OPERATIONS, typeFields } from './request-bodies.ts';
+import { TYPED_OPERATIONS, typeFields } from './typed-fields.ts';
 import type { SchemaObject } from './schema-object.ts';
 import { shareSchemas } from './shared-schemas.ts';
 import { SURVEY_SCHEMAS } from './survey-schemas.ts';
