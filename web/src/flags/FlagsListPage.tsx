@@ -17,7 +17,7 @@ import { Pagination } from '../ui/Pagination.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { Table, type Column } from '../ui/Table.tsx';
 import { useToast } from '../ui/Toast.tsx';
-import { FLAG_PAGE_SIZE, flagKeys, useFlagList, type FlagListParams } from './api.ts';
+import { FLAG_PAGE_SIZE, flagKeys, flagListParamsFrom, useFlagList } from './api.ts';
 import { FlagStatusBadges, FlagTags } from './FlagBadges.tsx';
 import { flagTypeLabel, releaseSummary } from './flag-summary.ts';
 
@@ -84,17 +84,7 @@ export function FlagsListPage() {
     if (search !== (params.get('search') ?? '')) setParams({ search, offset: null });
   }, [search, params, setParams]);
 
-  const listParams: FlagListParams = {
-    search: params.get('search') ?? undefined,
-    active: params.get('active') ?? undefined,
-    type: params.get('type') ?? undefined,
-    evaluation_runtime: params.get('evaluation_runtime') ?? undefined,
-    tags: params.get('tags') ?? undefined,
-    has_evaluation_tags: params.get('has_evaluation_tags') ?? undefined,
-    created_by_id: params.get('created_by_id') ?? undefined,
-    order: params.get('order') ?? undefined,
-    offset: Number(params.get('offset') ?? 0) || undefined,
-  };
+  const listParams = flagListParamsFrom(params);
   const list = useFlagList(listParams);
   const toggle = useToggleActive(flagKeys.list(project.id, listParams));
   const filtered = FILTER_KEYS.some((key) => params.get(key));
