@@ -77,7 +77,7 @@ async function visitFlagList(page: Page, url: string): Promise<Visit> {
   const shown = await page.waitForFunction(
     (selector) => {
       const button = document.querySelector(selector);
-      const link = button?.closest('tr')?.querySelector('a.flag-key');
+      const link = button?.closest('tr')?.querySelector('a.list-title');
       if (!(button instanceof HTMLButtonElement) || button.disabled || !link) return null;
       const box = button.getBoundingClientRect();
       return { at: performance.now(), checked: button.getAttribute('aria-checked'), x: box.x + box.width / 2, y: box.y + box.height / 2 };

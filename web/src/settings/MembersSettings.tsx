@@ -142,7 +142,7 @@ export function MembersSettings() {
       key: 'who',
       header: 'Member',
       render: (member) => (
-        <div className="flag-cell">
+        <div className="list-cell">
           <strong>
             {displayName(member.user)}
             {member.user.uuid === me.uuid ? <span className="muted"> (you)</span> : null}
