@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../app.ts';
+import type { SurveyDeps } from './deps.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
 import { requiredField } from '../platform/errors.ts';
@@ -8,6 +8,7 @@ import { isQueryTrue } from '../platform/http/drf-boolean.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../platform/http/pagination.ts';
 import { sendJson } from '../platform/http/send-json.ts';
+import { NoBody } from '../events/taxonomy/http.ts';
 import { toUserSummary } from '../platform/users/user-summary.ts';
 import { createSurvey } from './create.ts';
 import { deleteSurveyById } from './delete.ts';
@@ -37,7 +38,7 @@ function viewerOf(request: FastifyRequest): SurveyViewer {
 }
 
 /** CRUD, search, activity (seed 1–6, 14) and duplicate_to_projects (8). Answers are sent as JSON text; the schemas document them. */
-export function surveyRoutes(deps: AppDeps) {
+export function surveyRoutes(deps: SurveyDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -142,6 +143,7 @@ export function surveyRoutes(deps: AppDeps) {
           tags: TAGS,
           summary: 'Delete a survey (204); its targeting, internal and sampling flags are soft-deleted, the linked flag is kept',
           params: SurveyParams,
+          response: { 204: NoBody('Deleted.') },
         },
       },
       async (request, reply) => {
