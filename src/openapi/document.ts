@@ -139,6 +139,7 @@ function completeOperation(method: string, path: string, operation: Operation): 
   for (const status of [...statuses, ...(EXTRA_ERRORS[operationId] ?? [])].sort((a, b) => a - b)) {
     operation.responses[String(status)] ??= (ofrep ? ofrepErrorResponse(status) : undefined) ?? errorResponse(status);
   }
+  operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)));
   const typed = TYPED_OPERATIONS[operationId];
   if (!typed) return;
   const body = jsonSchema(operation.requestBody);
