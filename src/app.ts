@@ -3,6 +3,11 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOption
 import cookie from '@fastify/cookie';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseTimeouts, Pool } from './db/pool.ts';
+import type { PlatformDeps } from './deps.ts';
+import type { FlagDeps } from './flags/deps.ts';
+import type { SurveyDeps } from './surveys/deps.ts';
+import type { SdkSetupDeps } from './sdk/deps.ts';
+import { UnitsOfWork } from './db/unit-of-work.ts';
 import { registerOpenApi } from './openapi/plugin.ts';
 import { Authenticator, DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
 import { installAuthentication } from './platform/auth/hook.ts';
@@ -15,12 +20,11 @@ import { watchPool } from './platform/metrics/metrics.ts';
 import { healthRoutes } from './platform/health/routes.ts';
 import { platformRoutes } from './platform/routes.ts';
 import { sessionRoutes } from './platform/sessions/routes.ts';
-import type { AccountSettings } from './platform/sessions/settings.ts';
 import { DEFAULT_THROTTLE, type ThrottleRule } from './platform/sessions/throttle.ts';
 import { codegenRoutes } from './events/codegen/routes.ts';
 import { eventDefinitionRoutes } from './events/definitions/routes.ts';
 import { eventListRoutes } from './events/list/routes.ts';
-import { ingestionRoutes } from './events/ingestion/routes.ts';
+import { ingestionRoutes, type IngestionDeps } from './events/ingestion/routes.ts';
 import { groupRoutes } from './events/groups/routes.ts';
 import { personRoutes } from './events/persons/routes.ts';
 import { propertyDefinitionRoutes } from './events/property-definitions/routes.ts';
@@ -75,16 +79,8 @@ export interface AppOptions {
   onRoute?: (route: RouteOptions) => void;
 }
 
-/** What every product area's routes get: the database and the shared authenticator. */
-export interface AppDeps {
-  pool: Pool;
-  authenticator: Authenticator;
-  bus: ChangeBus;
-  flagCache: FlagCache;
-  /** Project token → project, shared by ingestion, the SDK endpoints and the survey feed. */
-  projectTokens: ProjectTokens;
-  accounts: AccountSettings;
-}
+/** Everything the areas are given, composed here: each area declares the part it uses (deps.ts and its own folder). */
+type AppDeps = PlatformDeps & FlagDeps & SurveyDeps & SdkSetupDeps & IngestionDeps;
 
 export type App = FastifyInstance;
 
@@ -117,6 +113,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
   const deps: AppDeps = {
     pool: options.pool,
+    units: new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed')),
     authenticator: new Authenticator(options.pool, bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS),
     bus,
     flagCache: new FlagCache(options.pool, bus),

@@ -4,7 +4,7 @@
  * background, with `is_calculating: true` meanwhile and progress in the log.
  */
 import type { Pool, Queryable } from '../db/pool.ts';
-import { withTransaction } from '../db/transaction.ts';
+import type { UnitsOfWork } from '../db/unit-of-work.ts';
 import type { CohortDefinition } from '../evaluation/index.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
 import { loadCohortDefinitions } from './definitions.ts';
@@ -20,6 +20,7 @@ const PROGRESS_EVERY = 20_000;
 
 export interface CalculationDeps {
   pool: Pool;
+  units: UnitsOfWork;
   bus: ChangeBus;
   jobs: BackgroundJobs;
   log: JobLog;
@@ -166,10 +167,10 @@ export async function fillStaticCohort(
           stop: () => deps.jobs.stopRequested,
           onMatches: (ids) => addMembersById(deps.pool, cohortId, ids),
         });
-        await withTransaction(deps.pool, async (client) => {
-          await finishCalculation(client, cohortId, null, false);
-          await refreshStaticCount(client, cohortId, true);
-          await deps.bus.publish(client, { kind: 'cohort', projectId, id: cohortId });
+        await deps.units.run(async (unit) => {
+          await finishCalculation(unit.client, cohortId, null, false);
+          await refreshStaticCount(unit.client, cohortId, true);
+          await deps.bus.publish(unit, { kind: 'cohort', projectId, id: cohortId });
         });
       } catch (error) {
         await finishCalculation(deps.pool, cohortId, null, true);

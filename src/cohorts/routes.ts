@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../app.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { notFound } from '../platform/errors.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
@@ -36,12 +36,12 @@ export function parseCohortId(raw: string): number {
 }
 
 /** The cohorts of a project: `/api/projects/:project_id/cohorts`. */
-export function cohortRoutes(deps: AppDeps) {
+export function cohortRoutes(deps: PlatformDeps) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const { jobs, log } = pluginJobs(root);
-    const cohortDeps: CohortDeps = { pool, bus: deps.bus, jobs, log };
+    const cohortDeps: CohortDeps = { pool, units: deps.units, bus: deps.bus, jobs, log };
 
     refuseOtherMethods(root, '/', ['GET', 'POST']);
     refuseOtherMethods(root, '/:id', ['GET', 'PATCH']);

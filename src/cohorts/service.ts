@@ -4,7 +4,7 @@
  * serialised so that two writes cannot close a loop between them.
  */
 import type { Queryable } from '../db/pool.ts';
-import { withTransaction } from '../db/transaction.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
 import { ApiError, notFound, validationError } from '../platform/errors.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
@@ -34,31 +34,21 @@ export type CohortDeps = CalculationDeps;
 
 export const MAX_PERSONS_PER_ADD = 10_000;
 
-/**
- * Publishes the change on the writer's transaction (other processes), and announces it to this
- * process once committed, so its next flag evaluation reads the cohort as written.
- */
-async function publishCohortChange(deps: CohortDeps, db: Queryable, defer: (start: () => void) => void, projectId: number, id: number): Promise<void> {
-  const change = { kind: 'cohort', projectId, id } as const;
-  await deps.bus.publish(db, change);
-  defer(() => deps.bus.announce(change));
+async function publishCohortChange(deps: CohortDeps, unit: UnitOfWork, projectId: number, id: number): Promise<void> {
+  await deps.bus.publish(unit, { kind: 'cohort', projectId, id });
 }
 
-/** Runs `work` in a transaction with the project's cohort lock; then starts what it deferred. */
-async function inCohortTransaction<T>(
-  deps: CohortDeps,
-  projectId: number,
-  work: (db: Queryable, defer: (start: (() => void) | null) => void) => Promise<T>,
-): Promise<T> {
-  const deferred: Array<() => void> = [];
-  const result = await withTransaction(deps.pool, async (client) => {
-    await lockProjectCohorts(client, projectId);
-    return work(client, (start) => {
-      if (start) deferred.push(start);
-    });
+/** A calculation the write set up, started once it committed (null: none). */
+function startAfterCommit(unit: UnitOfWork, start: (() => void) | null): void {
+  if (start) unit.afterCommit(start);
+}
+
+/** Runs `work` in a unit of work holding the project's cohort lock. */
+async function inCohortUnit<T>(deps: CohortDeps, projectId: number, work: (db: Queryable, unit: UnitOfWork) => Promise<T>): Promise<T> {
+  return deps.units.run(async (unit) => {
+    await lockProjectCohorts(unit.client, projectId);
+    return work(unit.client, unit);
   });
-  for (const start of deferred) start();
-  return result;
 }
 
 function checkUnsupported(body: CohortWriteBody): void {
@@ -109,7 +99,7 @@ export async function createCohort(deps: CohortDeps, projectId: number, actor: U
   if (personIds !== undefined && !isStatic) {
     throw validationError('Only static cohorts are made of a list of persons.', '_create_static_person_ids');
   }
-  return inCohortTransaction(deps, projectId, async (db, defer) => {
+  return inCohortUnit(deps, projectId, async (db, unit) => {
     const nodes = await liveCohorts(db, projectId);
     checkReferences(nodes, null, filters, isStatic);
     const id = await insertCohort(db, projectId, actor.id, {
@@ -121,20 +111,20 @@ export async function createCohort(deps: CohortDeps, projectId: number, actor: U
     });
     const self: CohortNode = { id, name: body.name ?? '', is_static: isStatic, filters };
     if (!isStatic) {
-      defer(await recount(deps, db, projectId, nodes, self));
+      startAfterCommit(unit, await recount(deps, db, projectId, nodes, self));
     } else {
       if (personIds && personIds.length > 0) await addMembers(db, projectId, id, { uuids: personIds, distinctIds: [] });
       if (hasCriteria(filters)) {
         if (filtersOnEvents(nodes, self)) {
           throw validationError('A static cohort cannot be built from filters on events here.', 'filters');
         }
-        defer(await fillStaticCohort(deps, db, projectId, id, snapshotSource(id, filters)));
+        startAfterCommit(unit, await fillStaticCohort(deps, db, projectId, id, snapshotSource(id, filters)));
       }
       await refreshStaticCount(db, id, false);
     }
     const after = await reread(db, projectId, id);
     await recordCohortActivity(db, { before: null, after, userId: actor.id });
-    await publishCohortChange(deps, db, defer, projectId, id);
+    await publishCohortChange(deps, unit, projectId, id);
     return after;
   });
 }
@@ -155,7 +145,7 @@ export async function createStaticCohortFrom(
   values: { name: string; description?: string },
   source: (cohortId: number) => FillSource,
 ): Promise<CohortRecord> {
-  return inCohortTransaction(deps, projectId, async (db, defer) => {
+  return inCohortUnit(deps, projectId, async (db, unit) => {
     const id = await insertCohort(db, projectId, actor.id, {
       name: values.name,
       description: values.description ?? '',
@@ -163,11 +153,11 @@ export async function createStaticCohortFrom(
       isStatic: true,
       isCalculating: false,
     });
-    defer(await fillStaticCohort(deps, db, projectId, id, source(id)));
+    startAfterCommit(unit, await fillStaticCohort(deps, db, projectId, id, source(id)));
     await refreshStaticCount(db, id, false);
     const after = await reread(db, projectId, id);
     await recordCohortActivity(db, { before: null, after, userId: actor.id });
-    await publishCohortChange(deps, db, defer, projectId, id);
+    await publishCohortChange(deps, unit, projectId, id);
     return after;
   });
 }
@@ -180,7 +170,7 @@ export async function updateCohortById(
   body: CohortWriteBody,
 ): Promise<CohortRecord> {
   checkUnsupported(body);
-  return inCohortTransaction(deps, projectId, async (db, defer) => {
+  return inCohortUnit(deps, projectId, async (db, unit) => {
     const before = await findCohort(db, projectId, id, true);
     if (!before) throw notFound();
     if (body.is_static !== undefined && body.is_static !== before.is_static) {
@@ -212,10 +202,10 @@ export async function updateCohortById(
     if (next.deleted && !before.deleted) await checkDeletable(db, projectId, nodes, id);
 
     await updateCohort(db, id, next);
-    if (!before.is_static && !next.deleted && (filtersChanged || restoring)) defer(await recount(deps, db, projectId, nodes, self));
+    if (!before.is_static && !next.deleted && (filtersChanged || restoring)) startAfterCommit(unit, await recount(deps, db, projectId, nodes, self));
     const after = await reread(db, projectId, id);
     await recordCohortActivity(db, { before, after, userId: actor.id });
-    await publishCohortChange(deps, db, defer, projectId, id);
+    await publishCohortChange(deps, unit, projectId, id);
     return after;
   });
 }
@@ -233,7 +223,7 @@ export async function addPersons(deps: CohortDeps, projectId: number, id: number
   }
   const uuids = body.person_ids ?? [];
   const distinctIds = body.distinct_ids ?? [];
-  await inCohortTransaction(deps, projectId, async (db, defer) => {
+  await inCohortUnit(deps, projectId, async (db, unit) => {
     const cohort = await findCohort(db, projectId, id, true);
     if (!cohort || cohort.deleted) throw notFound();
     staticOnly(cohort, 'add');
@@ -243,13 +233,13 @@ export async function addPersons(deps: CohortDeps, projectId: number, id: number
     if (found === 0) throw validationError('No valid users to add to cohort', 'person_ids');
     await refreshStaticCount(db, id, true);
     await recordCohortActivity(db, { before: null, after: cohort, userId: actor.id, activity: 'persons_added_manually' });
-    await publishCohortChange(deps, db, defer, projectId, id);
+    await publishCohortChange(deps, unit, projectId, id);
   });
 }
 
 /** PostHog's `remove_person_from_static_cohort` (a person UUID), or a distinct id. Idempotent. */
 export async function removePerson(deps: CohortDeps, projectId: number, id: number, actor: UserSummary, body: RemovePersonBody): Promise<void> {
-  await inCohortTransaction(deps, projectId, async (db, defer) => {
+  await inCohortUnit(deps, projectId, async (db, unit) => {
     const cohort = await findCohort(db, projectId, id, true);
     if (!cohort || cohort.deleted) throw notFound();
     staticOnly(cohort, 'remove');
@@ -261,7 +251,7 @@ export async function removePerson(deps: CohortDeps, projectId: number, id: numb
     await removeMember(db, id, personId);
     await refreshStaticCount(db, id, true);
     await recordCohortActivity(db, { before: null, after: cohort, userId: actor.id, activity: 'person_removed_manually' });
-    await publishCohortChange(deps, db, defer, projectId, id);
+    await publishCohortChange(deps, unit, projectId, id);
   });
 }
 

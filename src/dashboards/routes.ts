@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../app.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { notFound } from '../platform/errors.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../platform/http/pagination.ts';
@@ -17,7 +17,7 @@ function parseDashboardId(raw: string): number {
 }
 
 /** Read-only dashboards: `/api/projects/:project_id/dashboards` (flags' usage dashboards live here). */
-export function dashboardRoutes(deps: AppDeps) {
+export function dashboardRoutes(deps: PlatformDeps) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -17,7 +17,12 @@ const UNAVAILABLE_CODES = new Set([
   '57P03', // cannot_connect_now: starting up or shutting down
   '57P05', // idle_session_timeout
   '25P03', // idle_in_transaction_session_timeout
+  '40001', // serialization_failure: a retry of the whole transaction would likely succeed
+  '40P01', // deadlock_detected: likewise
 ]);
+
+/** Conflicts between concurrent transactions: the loser's whole transaction may simply run again. */
+const CONFLICT_CODES = new Set(['40001', '40P01']);
 
 /** Network failures reaching the server (Node's codes). */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
@@ -35,6 +40,13 @@ const DRIVER_MESSAGES = [
 function codeOf(error: object): string | null {
   const code = (error as { code?: unknown }).code;
   return typeof code === 'string' ? code : null;
+}
+
+/** A serialization failure or deadlock: a unit of work safe to rerun is retried; otherwise a 503. */
+export function isRetryableConflict(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const code = codeOf(error);
+  return code !== null && CONFLICT_CODES.has(code);
 }
 
 export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {

@@ -65,9 +65,9 @@ export class ProjectFlags {
 }
 
 /**
- * The flags of each project in memory, so reads cost no query. Writes in this process put the
- * committed record; writes elsewhere arrive as change notices and are read back one flag at a
- * time, in order per project. A lost notice connection empties the cache.
+ * The flags of each project in memory, so reads cost no query. The flag writer of this process puts
+ * the committed record; a change heard for a version not held yet (written elsewhere) is read back
+ * one flag at a time, in order per project. A lost notice connection empties the cache.
  */
 export class FlagCache {
   private readonly projects: ProjectCache<ProjectFlags>;
@@ -81,7 +81,7 @@ export class FlagCache {
   ) {
     this.projects = new ProjectCache(async (projectId) => new ProjectFlags(await projectFlags(pool, projectId)), 'flags');
     bus.subscribe((change) => {
-      if (change.kind === 'flag') this.refresh(change.projectId, change.id);
+      if (change.kind === 'flag' && !this.holds(change.projectId, change.id, change.version)) this.refresh(change.projectId, change.id);
       if (change.kind === 'project') this.drop(change.projectId);
     });
     bus.onResync(() => this.clear());
@@ -97,6 +97,13 @@ export class FlagCache {
     const project = this.projects.peek(record.project_id);
     const current = project?.get(record.id);
     if (project && (!current || current.record.version <= record.version)) project.put(record);
+  }
+
+  /** Whether the cache holds the flag at `version` or later already (this process wrote it). */
+  private holds(projectId: number, id: number, version: number | undefined): boolean {
+    if (version === undefined) return false;
+    const current = this.projects.peek(projectId)?.get(id);
+    return current !== undefined && current.record.version >= version;
   }
 
   /**

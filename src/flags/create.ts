@@ -1,7 +1,5 @@
-import { withTransaction } from '../db/transaction.ts';
 import { requiredField } from '../platform/errors.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
-import { recordFlagActivity } from './activity.ts';
 import { usageInsights } from './actions/usage-dashboard.ts';
 import { checkDashboards } from './dashboards.ts';
 import { overridesFirst } from './derive.ts';
@@ -14,6 +12,7 @@ import { insertFlag, linkDashboards } from './store.ts';
 import { validateFilters, validateKeyFormat } from './validation/index.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
 import { applyPlainFields, newFlagValues } from './write-fields.ts';
+import { commitFlagWrite } from './writer.ts';
 
 export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: UserSummary, body: FlagWriteBody): Promise<FlagRecord> {
   if (body.key === undefined) throw requiredField('key');
@@ -31,18 +30,16 @@ export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: 
   const dashboards = await checkDashboards(deps.pool, projectId, body.analytics_dashboards);
 
   try {
-    const flag = await withTransaction(deps.pool, async (client) => {
+    return await deps.units.run(async (unit) => {
+      const { client } = unit;
       await ensureRoomForFlag(client, projectId);
       const insights = values.should_create_usage_dashboard ? usageInsights(key) : null;
       const row = await insertFlag(client, projectId, actor.id, values, insights);
       await linkDashboards(client, row.id, dashboards);
       const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
-      await recordFlagActivity(client, null, record, actor.id);
-      await deps.bus.publish(client, { kind: 'flag', projectId, id: record.id });
+      await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id });
       return record;
     });
-    deps.flagCache.put(flag);
-    return flag;
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../app.ts';
+import type { FlagDeps } from './deps.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
 import { sendJson } from '../platform/http/send-json.ts';
@@ -36,7 +36,7 @@ export function viewerOf(request: FastifyRequest): FlagViewer {
 
 const etag = (version: number) => `"${version}"`;
 
-export function featureFlagRoutes(deps: AppDeps) {
+export function featureFlagRoutes(deps: FlagDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

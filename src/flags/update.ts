@@ -1,7 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
-import { withTransaction } from '../db/transaction.ts';
 import { notFound, validationError } from '../platform/errors.ts';
-import { recordFlagActivity } from './activity.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
 import { describeFlags } from './dependencies.ts';
@@ -18,6 +16,7 @@ import type { FlagWriteDeps } from './write-deps.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';
 import { applyPlainFields } from './write-fields.ts';
+import { commitFlagWrite } from './writer.ts';
 
 export interface UpdateRequest {
   projectId: number;
@@ -74,7 +73,8 @@ async function checkStateTransitions(db: Queryable, projectId: number, before: F
 export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest): Promise<FlagRecord> {
   const { projectId, flagId, viewer, actor, body } = request;
   try {
-    const flag = await withTransaction(deps.pool, async (client) => {
+    return await deps.units.run(async (unit) => {
+      const { client } = unit;
       const before = await findFlag(client, projectId, flagId, true);
       if (!before) throw notFound();
       const editor = before.last_modified_by?.email ?? before.created_by?.email ?? null;
@@ -109,12 +109,9 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       await linkDashboards(client, flagId, dashboards);
       const linked = [...new Set([...before.analytics_dashboards, ...dashboards])].sort((a, b) => a - b);
       const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: linked };
-      await recordFlagActivity(client, before, after, actor.id);
-      await deps.bus.publish(client, { kind: 'flag', projectId, id: flagId });
+      await commitFlagWrite(deps, unit, { before, after, actorId: actor.id });
       return after;
     });
-    deps.flagCache.put(flag);
-    return flag;
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

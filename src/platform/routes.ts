@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { PlatformDeps } from '../deps.ts';
 import { inviteRoutes } from './invites/routes.ts';
 import { memberRoutes } from './members/routes.ts';
 import { organizationRoutes } from './organizations/routes.ts';
@@ -8,7 +8,7 @@ import { projectRoutes } from './projects/routes.ts';
 import { userRoutes } from './users/routes.ts';
 
 /** Organizations and their members and invites, projects, users and personal API keys. */
-export function platformRoutes(deps: AppDeps) {
+export function platformRoutes(deps: PlatformDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     await app.register(userRoutes(deps));
     await app.register(organizationRoutes(deps));

@@ -19,6 +19,7 @@ import { currentProjectId } from '../platform/auth/hook.ts';
 import { hashesEqual, hashSecret } from '../platform/auth/keys.ts';
 import { principalCanReach } from '../platform/auth/principal.ts';
 import { scopesGrant } from '../platform/auth/scopes.ts';
+import { BoundedCache } from '../platform/bounded-cache.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
 import { ApiError, authenticationFailed, notAuthenticated, notFound, permissionDenied } from '../platform/errors.ts';
 import { findProjectBySecretHash } from './store.ts';
@@ -46,7 +47,7 @@ function firstText(value: unknown): string | null {
 }
 
 export class SdkAuth {
-  private readonly secrets = new Map<string, { projectId: number | null; expiresAt: number }>();
+  private readonly secrets = new BoundedCache<number | null>({ max: MAX_ENTRIES, ttlMs: TTL_MS });
   /** Bumped by every clear, so a lookup that raced with a rotation is answered but not kept. */
   private secretsGeneration = 0;
 
@@ -115,15 +116,13 @@ export class SdkAuth {
   private async secretProject(token: string): Promise<number | null> {
     if (token.length > MAX_TOKEN_LENGTH) return null;
     const hash = hashSecret(token);
-    const now = Date.now();
     const hit = this.secrets.get(hash);
-    if (hit && hit.expiresAt > now) return hit.projectId;
+    if (hit) return hit.value;
     const generation = this.secretsGeneration;
     const row = await findProjectBySecretHash(this.pool, hash);
     const projectId = row && hashesEqual(row.secret_token_hash, hash) ? row.id : null;
     if (generation !== this.secretsGeneration) return projectId;
-    if (this.secrets.size >= MAX_ENTRIES) this.secrets.clear();
-    this.secrets.set(hash, { projectId, expiresAt: now + TTL_MS });
+    this.secrets.set(hash, projectId);
     return projectId;
   }
 

@@ -6,10 +6,9 @@
  *   change notices from the others); a view remembers the flag set and its revision it was built
  *   from, so any flag change (but `last_called_at`, which views do not show) is seen on the next request;
  * - the project's cohorts and group types, loaded here in one query and dropped on `cohort`,
- *   `group_types` and `project` notices — from every process, this one included (its own notices
- *   arrive over LISTEN/NOTIFY once the writer committed; cohort and group-type writers also
- *   `announce` right after commit, so this process's next request sees them) — and on a lost
- *   notice connection.
+ *   `group_types` and `project` changes — from every process, this one's delivered by the writer's
+ *   unit of work right after commit, so its next request sees them — and on a lost notice
+ *   connection.
  *
  * The definitions bodies (JSON and ETag) are rendered once per view.
  */
@@ -45,13 +44,9 @@ export class SdkCache {
         groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
       };
     }, 'sdk_extras');
-    // Own notices too: cohorts written through this process's API reach this cache that way.
-    bus.subscribe(
-      (change) => {
-        if (change.kind === 'cohort' || change.kind === 'group_types' || change.kind === 'project') this.invalidate(change.projectId);
-      },
-      { ownToo: true },
-    );
+    bus.subscribe((change) => {
+      if (change.kind === 'cohort' || change.kind === 'group_types' || change.kind === 'project') this.invalidate(change.projectId);
+    });
     bus.onResync(() => this.clear());
   }
 

@@ -7,11 +7,10 @@
  * `app.register(sdk.routes)`.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
 import { SdkAuth } from './auth.ts';
 import { SdkCache } from './cache.ts';
-import type { SdkDeps } from './deps.ts';
+import type { SdkDeps, SdkSetupDeps } from './deps.ts';
 import { LastCalledWriter, type LastCalledLog } from './last-called.ts';
 import { groupTypesProcessor, lastCalledProcessor } from './processors.ts';
 import { definitionsRoutes } from './routes/definitions.ts';
@@ -33,7 +32,7 @@ export interface SdkOptions {
   lastCalledIntervalMs?: number;
 }
 
-export function createSdk(app: AppDeps, options: SdkOptions): Sdk {
+export function createSdk(app: SdkSetupDeps, options: SdkOptions): Sdk {
   const cache = new SdkCache(app.pool, app.bus, app.flagCache);
   const auth = new SdkAuth(app.pool, app.authenticator, app.projectTokens, app.bus);
   const deps: SdkDeps = { pool: app.pool, cache, auth };

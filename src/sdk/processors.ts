@@ -1,10 +1,11 @@
 /**
  * Event processors the SDK area registers with ingestion (`ingestionRoutes(deps, processors)`).
- * They run inside the batch's transaction and act once it commits.
+ * They run inside the batch's unit of work and act once it commits.
  */
 import type { PoolClient } from '../db/pool.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
 import type { IncomingEvent } from '../events/types.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { ChangeBus } from '../platform/changes/bus.ts';
 import type { LastCalledWriter } from './last-called.ts';
 
@@ -30,10 +31,9 @@ export function latestCalls(events: readonly IncomingEvent[]): { key: string; at
  */
 export function lastCalledProcessor(writer: LastCalledWriter): EventProcessor {
   return {
-    async process(_client: PoolClient, projectId: number, events: IncomingEvent[]) {
+    async process(_client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork) {
       const calls = latestCalls(events);
-      if (calls.length === 0) return;
-      return () => writer.record(projectId, calls);
+      if (calls.length > 0) unit.afterCommit(() => writer.record(projectId, calls));
     },
   };
 }
@@ -55,26 +55,26 @@ const MAX_TRACKED_NAMES = 64;
 /**
  * Ingestion creates a project's group types as events name them. The first time this process sees
  * a batch name a type (per project), the mapping may have grown: a `group_types` notice tells the
- * other processes and, after the commit, this process's SDK cache reads the mapping again. No query
+ * other processes and, after the commit, this process's SDK cache (hearing it from the unit of work)
+ * reads the mapping again. No query
  * is made here (a pool query while the batch holds its connection could starve the pool), so a
  * type already known elsewhere costs one notice per process, once.
  */
 export function groupTypesProcessor(bus: ChangeBus): EventProcessor {
   const seen = new Map<number, Set<string>>();
   return {
-    async process(client: PoolClient, projectId: number, events: IncomingEvent[]) {
+    async process(_client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork) {
       const named = groupTypesNamed(events);
       if (named.size === 0) return;
       const known = seen.get(projectId) ?? new Set<string>();
       if (known.size >= MAX_TRACKED_NAMES) return;
       const unseen = [...named].filter((type) => !known.has(type));
       if (unseen.length === 0) return;
-      await bus.publish(client, { kind: 'group_types', projectId });
-      return () => {
+      unit.afterCommit(() => {
         seen.set(projectId, known);
         for (const type of unseen) if (known.size < MAX_TRACKED_NAMES) known.add(type);
-        bus.announce({ kind: 'group_types', projectId });
-      };
+      });
+      await bus.publish(unit, { kind: 'group_types', projectId });
     },
   };
 }

@@ -1,12 +1,10 @@
-import type { PoolClient } from '../db/pool.ts';
-import { withTransaction } from '../db/transaction.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { uuidv7 } from '../events/ingestion/uuid.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import type { Change } from '../platform/activity/changes.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import { recordSurveyCreated } from './activity.ts';
 import {
-  cacheOwnedFlags,
   ensureSamplingFlag,
   insertOwnedFlag,
   internalTargetingFilters,
@@ -33,7 +31,7 @@ import {
 
 export interface WrittenSurvey {
   survey: SurveyRecord;
-  /** The flags written with it, to put into the flag cache after commit. */
+  /** The flags written with it. */
   flags: FlagRecord[];
 }
 
@@ -44,7 +42,7 @@ export interface CreateOptions {
 }
 
 /**
- * A survey created on the transaction `client` (POST and each duplicate's copy): the body validated
+ * A survey created in `unit` (POST and each duplicate's copy): the body validated
  * as a create in `projectId`, the save-time fields, the targeting flag (from
  * `targeting_flag_filters`, or an existing flag by `targeting_flag_id`), the internal targeting
  * flag, the sampling flag when daily limits exist, the activity entry and the change notice.
@@ -52,13 +50,14 @@ export interface CreateOptions {
  * write (CONTRACT §5).
  */
 export async function createSurveyIn(
-  client: PoolClient,
+  unit: UnitOfWork,
   deps: SurveyWriteDeps,
   projectId: number,
   actor: UserSummary,
   body: SurveyWriteBody,
   options: CreateOptions = {},
 ): Promise<WrittenSurvey> {
+  const { client } = unit;
   const now = options.now ?? new Date();
   const validated = await validateSurveyWrite(body, { isCreate: true, existing: null, lookup: surveyLookup(client, projectId), now });
   await requireLinkedFlag(client, projectId, validated.linked_flag_id ?? null);
@@ -69,17 +68,17 @@ export async function createSurveyIn(
 
   if (isTruthy(validated.targeting_flag_filters)) {
     const filters = await validateTargetingFilters(client, projectId, validated.targeting_flag_filters, null);
-    const flag = await insertOwnedFlag(client, deps, projectId, actor, { kind: 'targeting', surveyName: values.name, filters, active });
+    const flag = await insertOwnedFlag(unit, deps, projectId, actor, { kind: 'targeting', surveyName: values.name, filters, active });
     flags.push(flag);
     values.targeting_flag_id = flag.id;
   } else if (validated.targeting_flag_id) {
     await requireTargetingFlag(client, projectId, validated.targeting_flag_id);
-    const flag = await updateOwnedFlag(client, deps, projectId, validated.targeting_flag_id, { active }, actor);
+    const flag = await updateOwnedFlag(unit, deps, projectId, validated.targeting_flag_id, { active }, actor);
     if (flag) flags.push(flag);
     values.targeting_flag_id = validated.targeting_flag_id;
   }
 
-  const internal = await insertOwnedFlag(client, deps, projectId, actor, {
+  const internal = await insertOwnedFlag(unit, deps, projectId, actor, {
     kind: 'internal',
     surveyName: values.name,
     filters: internalTargetingFilters({ id, ...values }),
@@ -88,29 +87,19 @@ export async function createSurveyIn(
   flags.push(internal);
   values.internal_targeting_flag_id = internal.id;
 
-  const sampling = await ensureSamplingFlag(client, deps, projectId, actor, values);
+  const sampling = await ensureSamplingFlag(unit, deps, projectId, actor, values);
   if (sampling) flags.push(sampling);
 
   const survey = await insertSurvey(client, id, projectId, actor.id, values);
   await recordSurveyCreated(client, survey, actor.id, options.activityChanges);
-  await deps.bus.publish(client, { kind: 'survey', projectId, id });
+  await deps.bus.publish(unit, { kind: 'survey', projectId, id });
   return { survey, flags };
-}
-
-/** After commit: the flag cache takes the written flags, and this process's survey caches hear the change. */
-export function afterSurveyCommit(deps: SurveyWriteDeps, written: WrittenSurvey[]): void {
-  for (const { survey, flags } of written) {
-    cacheOwnedFlags(deps, flags);
-    deps.bus.announce({ kind: 'survey', projectId: survey.project_id, id: survey.id });
-  }
 }
 
 /** POST: one transaction; a name taken meanwhile (the unique index) reads as PostHog's uniqueness error. */
 export async function createSurvey(deps: SurveyWriteDeps, projectId: number, actor: UserSummary, body: SurveyWriteBody): Promise<WrittenSurvey> {
   try {
-    const written = await withTransaction(deps.pool, (client) => createSurveyIn(client, deps, projectId, actor, body));
-    afterSurveyCommit(deps, [written]);
-    return written;
+    return await deps.units.run((unit) => createSurveyIn(unit, deps, projectId, actor, body));
   } catch (error) {
     if (isSurveyNameViolation(error)) throw surveyNameTakenError();
     throw error;

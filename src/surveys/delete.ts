@@ -1,8 +1,5 @@
-import { withTransaction } from '../db/transaction.ts';
-import type { FlagRecord } from '../flags/record.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import { recordSurveyDeleted } from './activity.ts';
-import { afterSurveyCommit } from './create.ts';
 import { updateOwnedFlag } from './flags/owned.ts';
 import { requireSurvey } from './read-store.ts';
 import { deleteSurvey } from './store.ts';
@@ -15,18 +12,15 @@ import type { SurveyWriteDeps } from './write.ts';
  * flag is never touched. One transaction, with the `deleted` activity entry.
  */
 export async function deleteSurveyById(deps: SurveyWriteDeps, projectId: number, rawId: string, actor: UserSummary): Promise<void> {
-  const written = await withTransaction(deps.pool, async (client) => {
+  await deps.units.run(async (unit) => {
+    const { client } = unit;
     const survey = await requireSurvey(client, projectId, rawId, true);
-    const flags: FlagRecord[] = [];
     for (const flagId of [survey.targeting_flag_id, survey.internal_targeting_flag_id, survey.internal_response_sampling_flag_id]) {
       if (flagId === null) continue;
-      const flag = await updateOwnedFlag(client, deps, projectId, flagId, { deleted: true }, actor);
-      if (flag) flags.push(flag);
+      await updateOwnedFlag(unit, deps, projectId, flagId, { deleted: true }, actor);
     }
     await recordSurveyDeleted(client, survey, actor.id);
     await deleteSurvey(client, survey.id);
-    await deps.bus.publish(client, { kind: 'survey', projectId, id: survey.id });
-    return { survey, flags };
+    await deps.bus.publish(unit, { kind: 'survey', projectId, id: survey.id });
   });
-  afterSurveyCommit(deps, [written]);
 }

@@ -9,11 +9,10 @@
  */
 import type { Authenticator } from '../platform/auth/authenticator.ts';
 import { principalCanReach, type Principal } from '../platform/auth/principal.ts';
-import { withTransaction } from '../db/transaction.ts';
 import { ApiError, validationError } from '../platform/errors.ts';
 import { toUserSummary } from '../platform/users/user-summary.ts';
 import { surveyChange } from './activity.ts';
-import { afterSurveyCommit, createSurveyIn, type WrittenSurvey } from './create.ts';
+import { createSurveyIn, type WrittenSurvey } from './create.ts';
 import { requireSurvey } from './read-store.ts';
 import type { SurveyRecord } from './record.ts';
 import type { DuplicateBody, SurveyWriteBody } from './schemas.ts';
@@ -127,14 +126,14 @@ export async function duplicateSurvey(deps: SurveyWriteDeps & { authenticator: A
   const actor = toUserSummary(principal.user);
   const now = new Date();
 
-  const written = await withTransaction(deps.pool, async (client) => {
+  const written = await deps.units.run(async (unit) => {
     const copies: WrittenSurvey[] = [];
     for (const target of targets) {
       try {
         const body = copyBody(source, now);
         if ((body.name ?? '').length > NAME_MAX) throw validationError(`Ensure this field has no more than ${NAME_MAX} characters.`, 'name', 'max_length');
         copies.push(
-          await createSurveyIn(client, deps, target, actor, body, {
+          await createSurveyIn(unit, deps, target, actor, body, {
             now,
             activityChanges: [surveyChange('created', 'source_survey_id', null, source.id)],
           }),
@@ -145,7 +144,6 @@ export async function duplicateSurvey(deps: SurveyWriteDeps & { authenticator: A
     }
     return copies;
   });
-  afterSurveyCommit(deps, written);
   const created = written.map(({ survey }) => ({ team_id: survey.project_id, survey_id: survey.id, name: survey.name }));
   return { created_surveys: created, count: created.length };
 }

@@ -4,7 +4,7 @@
  * See docs/surveys.md.
  */
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
-import type { AppDeps } from '../app.ts';
+import type { SurveyDeps } from './deps.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
 import { surveyFeedRoutes } from './feed/routes.ts';
 import { SurveyJobs } from './lifecycle/jobs.ts';
@@ -28,7 +28,7 @@ export interface SurveysOptions {
   jobsIntervalMs?: number;
 }
 
-export function createSurveys(deps: AppDeps, options: SurveysOptions = {}): Surveys {
+export function createSurveys(deps: SurveyDeps, options: SurveysOptions = {}): Surveys {
   return {
     processors: [surveyResponsesProcessor()],
     jobs: new SurveyJobs(deps, { log: options.log, intervalMs: options.jobsIntervalMs }),

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../app.ts';
+import type { SurveyDeps } from './deps.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
 import { requiredField } from '../platform/errors.ts';
@@ -38,7 +38,7 @@ function viewerOf(request: FastifyRequest): SurveyViewer {
 }
 
 /** CRUD, search, activity (seed 1–6, 14) and duplicate_to_projects (8). Answers are sent as JSON text; the schemas document them. */
-export function surveyRoutes(deps: AppDeps) {
+export function surveyRoutes(deps: SurveyDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,11 +1,10 @@
-import { withTransaction } from '../db/transaction.ts';
 import { findFlag } from '../flags/store.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 import type { Change } from '../platform/activity/changes.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import { recordSurveyUpdated, surveyChange } from './activity.ts';
-import { afterSurveyCommit, type WrittenSurvey } from './create.ts';
+import type { WrittenSurvey } from './create.ts';
 import {
   insertOwnedFlag,
   internalTargetingFilters,
@@ -56,7 +55,8 @@ export interface UpdateRequest {
 export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateRequest): Promise<WrittenSurvey> {
   const { projectId, actor } = request;
   try {
-    const written = await withTransaction(deps.pool, async (client): Promise<WrittenSurvey> => {
+    return await deps.units.run(async (unit): Promise<WrittenSurvey> => {
+      const { client } = unit;
       const before = await requireSurvey(client, projectId, request.rawId, true);
       request.precondition?.(before);
       const body = await validateSurveyWrite(request.body, {
@@ -78,7 +78,7 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
       // The targeting flag.
       if (body.remove_targeting_flag === true && values.targeting_flag_id !== null) {
         const current = await findFlag(client, projectId, values.targeting_flag_id);
-        const removed = await updateOwnedFlag(client, deps, projectId, values.targeting_flag_id, { deleted: true }, actor);
+        const removed = await updateOwnedFlag(unit, deps, projectId, values.targeting_flag_id, { deleted: true }, actor);
         if (current && removed) {
           flags.push(removed);
           flagChanges.push(surveyChange('deleted', 'targeting_flag', minimalFlag(current), null));
@@ -90,7 +90,7 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
         // An owned flag being replaced belongs to no one any more.
         const replaced = values.targeting_flag_id === null ? null : await findFlag(client, projectId, values.targeting_flag_id);
         if (replaced?.owned_by_survey && !replaced.deleted) {
-          const gone = await updateOwnedFlag(client, deps, projectId, replaced.id, { deleted: true }, actor);
+          const gone = await updateOwnedFlag(unit, deps, projectId, replaced.id, { deleted: true }, actor);
           if (gone) flags.push(gone);
         }
         values.targeting_flag_id = body.targeting_flag_id;
@@ -102,18 +102,18 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
         const sent = body.targeting_flag_filters as FlagFilters;
         if (targeting) {
           const merged = await validateTargetingFilters(client, projectId, { ...targeting.filters, ...sent }, targeting.id);
-          const flag = await updateOwnedFlag(client, deps, projectId, targeting.id, { filters: merged, active }, actor);
+          const flag = await updateOwnedFlag(unit, deps, projectId, targeting.id, { filters: merged, active }, actor);
           if (flag) flags.push(flag);
           flagChanges.push(surveyChange('changed', 'targeting_flag_filters', presentedFilters(targeting.filters), sent));
         } else {
           const filters = await validateTargetingFilters(client, projectId, sent, null);
-          const flag = await insertOwnedFlag(client, deps, projectId, actor, { kind: 'targeting', surveyName: values.name, filters, active });
+          const flag = await insertOwnedFlag(unit, deps, projectId, actor, { kind: 'targeting', surveyName: values.name, filters, active });
           flags.push(flag);
           values.targeting_flag_id = flag.id;
           flagChanges.push(surveyChange('created', 'targeting_flag_filters', null, sent));
         }
       } else if (targeting) {
-        const flag = await updateOwnedFlag(client, deps, projectId, targeting.id, { active }, actor);
+        const flag = await updateOwnedFlag(unit, deps, projectId, targeting.id, { active }, actor);
         if (flag) flags.push(flag);
       }
 
@@ -122,25 +122,23 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
       const internal = values.internal_targeting_flag_id === null ? null : await findFlag(client, projectId, values.internal_targeting_flag_id);
       if (internal && !internal.deleted) {
         const changes: OwnedFlagChanges = { filters: { ...internal.filters, ...wanted }, active };
-        const flag = await updateOwnedFlag(client, deps, projectId, internal.id, changes, actor);
+        const flag = await updateOwnedFlag(unit, deps, projectId, internal.id, changes, actor);
         if (flag) flags.push(flag);
       } else {
-        const flag = await insertOwnedFlag(client, deps, projectId, actor, { kind: 'internal', surveyName: values.name, filters: wanted, active });
+        const flag = await insertOwnedFlag(unit, deps, projectId, actor, { kind: 'internal', surveyName: values.name, filters: wanted, active });
         flags.push(flag);
         values.internal_targeting_flag_id = flag.id;
       }
 
       // The response-sampling flag, once.
-      const sampling = await ensureSamplingFlag(client, deps, projectId, actor, values);
+      const sampling = await ensureSamplingFlag(unit, deps, projectId, actor, values);
       if (sampling) flags.push(sampling);
 
       const survey = await updateSurvey(client, before.id, values);
       await recordSurveyUpdated(client, before, survey, actor.id, flagChanges);
-      await deps.bus.publish(client, { kind: 'survey', projectId, id: survey.id });
+      await deps.bus.publish(unit, { kind: 'survey', projectId, id: survey.id });
       return { survey, flags };
     });
-    afterSurveyCommit(deps, [written]);
-    return written;
   } catch (error) {
     if (isSurveyNameViolation(error)) throw surveyNameTakenError();
     throw error;

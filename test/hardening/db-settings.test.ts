@@ -11,7 +11,7 @@ const withCode = (code: string, message = 'x') => Object.assign(new Error(messag
 
 describe('isDatabaseUnavailable', () => {
   test('server refusals that mean "not now" and lost connections', () => {
-    for (const code of ['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53100', '08006', '08001', '25P03', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT']) {
+    for (const code of ['57014', '55P03', '57P01', '57P02', '57P03', '53300', '53100', '08006', '08001', '25P03', '40001', '40P01', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT']) {
       assert.equal(isDatabaseUnavailable(withCode(code)), true, code);
     }
     for (const message of [
@@ -29,7 +29,7 @@ describe('isDatabaseUnavailable', () => {
   });
 
   test('errors of the request or the code stay what they are', () => {
-    for (const code of ['23505', '23503', '22P02', '42P01', '40P01', '54001', 'FST_ERR_CTP_INVALID_JSON_BODY']) {
+    for (const code of ['23505', '23503', '22P02', '42P01', '54001', 'FST_ERR_CTP_INVALID_JSON_BODY']) {
       assert.equal(isDatabaseUnavailable(withCode(code)), false, code);
     }
     assert.equal(isDatabaseUnavailable(new TypeError("Cannot read properties of undefined (reading 'id')")), false);

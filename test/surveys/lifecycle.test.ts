@@ -4,6 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { FlagCache } from '../../src/flags/cache.ts';
+import { UnitsOfWork } from '../../src/db/unit-of-work.ts';
 import { ChangeBus } from '../../src/platform/changes/bus.ts';
 import { SurveyJobs } from '../../src/surveys/lifecycle/jobs.ts';
 import type { JobLog } from '../../src/surveys/lifecycle/runner.ts';
@@ -341,7 +342,7 @@ describe('the timer', () => {
       error: (obj: Json, msg: string) => void lines.push(['error', obj, msg]),
     } as unknown as JobLog;
     const bus = new ChangeBus(null);
-    const deps = { pool: t.db.pool, bus, flagCache: new FlagCache(t.db.pool, bus) };
+    const deps = { pool: t.db.pool, units: new UnitsOfWork(t.db.pool), bus, flagCache: new FlagCache(t.db.pool, bus) };
     // Started 12 days ago, every 10 days: iteration 2 is due now.
     const survey = await createSurvey(t, { questions: QUESTIONS, start_date: new Date(Date.now() - 12 * DAY).toISOString(), iteration_count: 3, iteration_frequency_days: 10 });
     const jobs = new SurveyJobs(deps, { log, intervalMs: 20 });
@@ -356,7 +357,7 @@ describe('the timer', () => {
 
     lines.length = 0;
     const broken = { connect: async () => Promise.reject(new Error('database down')) } as unknown as Pool;
-    const failing = new SurveyJobs({ ...deps, pool: broken }, { log, intervalMs: 10 });
+    const failing = new SurveyJobs({ ...deps, pool: broken, units: new UnitsOfWork(broken) }, { log, intervalMs: 10 });
     failing.start();
     for (let i = 0; i < 100 && !lines.some(([level]) => level === 'error'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
     await failing.stop();

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { ApiError, validationError } from '../../platform/errors.ts';
 import { DefinitionsSeen } from '../definitions/ingest.ts';
 import { ingest, type EventProcessor, type IngestSetup } from '../pipeline.ts';
@@ -63,7 +63,12 @@ async function storeFailure(error: unknown, token: string, tokens: ProjectTokens
  * authenticated by the project token, stored before the 200. `processors` run after the events
  * are stored, in the same transaction.
  */
-export function ingestionRoutes(deps: AppDeps, processors: readonly EventProcessor[] = []) {
+/** What ingestion is given: the platform's, and the project tokens cache. */
+export interface IngestionDeps extends PlatformDeps {
+  projectTokens: ProjectTokens;
+}
+
+export function ingestionRoutes(deps: IngestionDeps, processors: readonly EventProcessor[] = []) {
   return async function register(app: FastifyInstance): Promise<void> {
     const tokens = deps.projectTokens;
     const setup: IngestSetup = { definitionsSeen: new DefinitionsSeen(), processors };

@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool.ts';
 import type { ChangeBus } from '../../platform/changes/bus.ts';
+import { BoundedCache } from '../../platform/bounded-cache.ts';
 import { unstorableProblem } from '../../platform/http/storable-text.ts';
 import { findProjectIdByToken } from '../store.ts';
 
@@ -9,18 +10,13 @@ const MAX_ENTRIES = 10_000;
 /** Longer than any project token; such a value is not looked up. */
 const MAX_TOKEN_LENGTH = 200;
 
-interface Entry {
-  projectId: number | null;
-  expiresAt: number;
-}
-
 /**
  * Project token → project id, cached for a few seconds (unknown tokens too, so a client sending a
- * wrong token in a loop costs no query per request). Project changes heard from other processes
- * and a lost notification connection drop the whole cache.
+ * wrong token in a loop costs no query per request), the least recently used dropped first when
+ * full. Project changes and a lost notification connection drop the whole cache.
  */
 export class ProjectTokens {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedCache<number | null>({ max: MAX_ENTRIES, ttlMs: TTL_MS });
   private readonly pending = new Map<string, Promise<number | null>>();
   /** Bumped by every clear, so a lookup that raced with a change is answered but not kept. */
   private generation = 0;
@@ -38,17 +34,15 @@ export class ProjectTokens {
   async projectId(token: string): Promise<number | null> {
     // Too long, or holding text PostgreSQL refuses (NUL): no project has it, and no query is made.
     if (token.length > MAX_TOKEN_LENGTH || unstorableProblem(token)) return null;
-    const now = Date.now();
     const hit = this.entries.get(token);
-    if (hit && hit.expiresAt > now) return hit.projectId;
+    if (hit) return hit.value;
     const inFlight = this.pending.get(token);
     if (inFlight) return inFlight;
     const generation = this.generation;
     const lookup = findProjectIdByToken(this.pool, token)
       .then((projectId) => {
         if (generation !== this.generation) return projectId;
-        if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
-        this.entries.set(token, { projectId, expiresAt: Date.now() + TTL_MS });
+        this.entries.set(token, projectId);
         return projectId;
       })
       .finally(() => {
@@ -58,7 +52,7 @@ export class ProjectTokens {
     return lookup;
   }
 
-  /** The token's project turned out to be gone (deleted in this process, whose own notices are not heard). */
+  /** The token's project turned out to be gone (deleted before the notice of it arrived here). */
   forget(token: string): void {
     this.entries.delete(token);
   }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { notFound } from '../../platform/errors.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../platform/http/pagination.ts';
@@ -22,7 +22,7 @@ function filterOf(query: PersonListQuery): PersonListFilter {
 }
 
 /** /api/projects/:project_id/persons: read-only (persons are written by ingestion). */
-export function personRoutes(deps: AppDeps) {
+export function personRoutes(deps: PlatformDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET']);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../platform/http/pagination.ts';
 import { NoBody } from '../taxonomy/http.ts';
@@ -20,7 +20,7 @@ import { listProperties } from './store.ts';
 const tags = ['property_definitions'];
 
 /** /api/projects/:project_id/property_definitions */
-export function propertyDefinitionRoutes(deps: AppDeps) {
+export function propertyDefinitionRoutes(deps: PlatformDeps) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

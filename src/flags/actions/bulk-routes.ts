@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.ts';
+import type { FlagDeps } from '../deps.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { toUserSummary } from '../../platform/users/user-summary.ts';
 import { viewerOf } from '../routes.ts';
@@ -41,7 +41,7 @@ const BulkDeleteResponse = Type.Object({
 });
 
 /** `bulk_update_tags` and `bulk_delete` at the flags' prefix. */
-export function flagBulkRoutes(deps: AppDeps) {
+export function flagBulkRoutes(deps: FlagDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/bulk_update_tags', ['POST']);

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.ts';
+import type { FlagDeps } from '../deps.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { sendJson } from '../../platform/http/send-json.ts';
 import { OrganizationParams } from '../../platform/organizations/schemas.ts';
@@ -24,7 +24,7 @@ const CopyResponse = Type.Object({
 });
 
 /** Copying a flag between projects of an organization (how PostHog users promote flags from staging to production). */
-export function flagCopyRoutes(deps: AppDeps) {
+export function flagCopyRoutes(deps: FlagDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, URL, ['POST']);

@@ -4,7 +4,7 @@
  * a live flag holds it. Each target is written on its own through the one flag writer; a target
  * that fails is reported and the others are still written (PostHog's behaviour).
  */
-import type { AppDeps } from '../../app.ts';
+import type { FlagDeps } from '../deps.ts';
 import { principalCanReach, type Principal } from '../../platform/auth/principal.ts';
 import { ApiError, validationError } from '../../platform/errors.ts';
 import { toUserSummary } from '../../platform/users/user-summary.ts';
@@ -47,7 +47,7 @@ function targetsCohorts(flag: FlagRecord): boolean {
   return (flag.filters.groups ?? []).some((group) => (group.properties ?? []).some((property) => property.type === 'cohort'));
 }
 
-export async function copyFlags(deps: AppDeps, principal: Principal, organizationId: string, request: CopyRequest): Promise<CopyAnswer> {
+export async function copyFlags(deps: FlagDeps, principal: Principal, organizationId: string, request: CopyRequest): Promise<CopyAnswer> {
   const { feature_flag_key: key, from_project: from, target_project_ids: targets } = request;
   if (!key || from === undefined || !targets || targets.length === 0) throw validationError('Missing required fields');
   const reachable = async (projectId: number) => {

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.ts';
+import type { FlagDeps } from '../deps.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { sendJson } from '../../platform/http/send-json.ts';
 import { toUserSummary } from '../../platform/users/user-summary.ts';
@@ -23,7 +23,7 @@ const SUMMARIES: Record<LifecycleAction, string> = {
 const DependentFlags = Type.Array(Type.Object({ id: Type.Integer(), key: Type.String(), name: Type.String({ description: 'the name, else the key' }) }));
 
 /** PostHog's flag lifecycle actions and `dependent_flags`, at the flags' prefix. */
-export function flagLifecycleRoutes(deps: AppDeps) {
+export function flagLifecycleRoutes(deps: FlagDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { FlagDeps } from '../deps.ts';
 import { pluginJobs } from '../../cohorts/jobs.ts';
 import { presentCohort } from '../../cohorts/present.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
@@ -34,12 +34,12 @@ const TAGS = ['feature_flags'];
  * The flag actions of the seed (7–12, 14, 18), at the flags' prefix
  * `/api/projects/:project_id/feature_flags`. Handlers parse and delegate.
  */
-export function flagActionRoutes(deps: AppDeps) {
+export function flagActionRoutes(deps: FlagDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     const { jobs, log } = pluginJobs(root);
-    const cohortDeps = { pool, bus: deps.bus, jobs, log, flagCache };
+    const cohortDeps = { pool, units: deps.units, bus: deps.bus, jobs, log, flagCache };
 
     for (const action of ['create_static_cohort_for_flag', 'dashboard', 'enrich_usage_dashboard', 'has_active_dependents']) {
       refuseOtherMethods(root, `/:id/${action}`, ['POST']);

@@ -10,7 +10,6 @@
  *   `feature_flag_variant`: events and unique users.
  */
 import type { Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { findDashboard, insertDashboard, upsertInsight } from '../../dashboards/store.ts';
 import { trendsQuery, type InsightQuery } from '../../dashboards/trends.ts';
 import { ApiError, notFound, RawErrorResponse } from '../../platform/errors.ts';
@@ -18,6 +17,7 @@ import type { UserSummary } from '../../platform/users/user-summary.ts';
 import type { FlagRecord } from '../record.ts';
 import { findFlag } from '../store.ts';
 import type { FlagWriteDeps } from '../write-deps.ts';
+import { commitFlagWrite } from '../writer.ts';
 import { setUsageDashboard } from './store.ts';
 
 const WINDOW_DAYS = 30;
@@ -90,9 +90,9 @@ export interface UsageDashboardRequest {
 /** Ensures the usage dashboard and its insights (plus the enriched ones when the flag has them). */
 export async function ensureUsageDashboard(deps: FlagWriteDeps, request: UsageDashboardRequest): Promise<void> {
   const { projectId, flagId, enrich } = request;
-  let relinked: FlagRecord | null = null;
   try {
-    await withTransaction(deps.pool, async (db) => {
+    await deps.units.run(async (unit) => {
+      const db = unit.client;
       // The row lock serialises two calls for the same flag: one dashboard, not two.
       const flag = await findFlag(db, projectId, flagId, true);
       if (!flag) throw notFound();
@@ -101,8 +101,8 @@ export async function ensureUsageDashboard(deps: FlagWriteDeps, request: UsageDa
       const drafts = [...usageInsights(flag.key), ...(flag.has_enriched_analytics === true ? enrichedInsights(flag.key) : [])];
       for (const draft of drafts) await upsertInsight(db, projectId, dashboard.id, draft);
       if (dashboard.created) {
-        relinked = await findFlag(db, projectId, flagId);
-        await deps.bus.publish(db, { kind: 'flag', projectId, id: flagId });
+        const relinked = await findFlag(db, projectId, flagId);
+        if (relinked) await commitFlagWrite(deps, unit, { before: flag, after: relinked, actorId: request.actor.id, versioned: false });
       }
     });
   } catch (error) {
@@ -110,5 +110,4 @@ export async function ensureUsageDashboard(deps: FlagWriteDeps, request: UsageDa
     request.log.error({ err: error }, `usage dashboard of flag ${flagId} failed`);
     throw failure(enrich ? 'Unable to enrich usage dashboard' : 'Unable to generate usage dashboard');
   }
-  if (relinked) deps.flagCache.put(relinked);
 }

@@ -2,7 +2,7 @@ import type { Pool } from '../../db/pool.ts';
 import type { ChangeBus } from '../changes/bus.ts';
 import { DAY_MS } from '../time.ts';
 import { authenticationFailed, notAuthenticated, sessionExpired } from '../errors.ts';
-import { cacheRequests } from '../metrics/metrics.ts';
+import { BoundedCache } from '../bounded-cache.ts';
 import { hashSecret, hashesEqual } from './keys.ts';
 import type { KeyPrincipal, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
 import {
@@ -14,11 +14,6 @@ import {
   type FoundPrincipal,
   type FoundSession,
 } from './store.ts';
-
-interface Cached<T> {
-  value: T;
-  expiresAt: number;
-}
 
 /**
  * How long a key or project lookup is reused. A revocation is immediate in this process and, by
@@ -38,27 +33,9 @@ export interface SessionLimits {
 
 export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 14 * DAY_MS, maxAgeMs: 30 * DAY_MS };
 
-class TtlCache<T> {
-  private readonly entries = new Map<string, Cached<T>>();
-
-  constructor(private readonly name: string) {}
-
-  get(key: string, now: number): T | undefined {
-    const hit = this.entries.get(key);
-    if (hit && hit.expiresAt <= now) this.entries.delete(key);
-    const fresh = hit && hit.expiresAt > now;
-    cacheRequests.inc({ cache: this.name, result: fresh ? 'hit' : 'miss' });
-    return fresh ? hit.value : undefined;
-  }
-
-  set(key: string, value: T, now: number): void {
-    if (this.entries.size >= CACHE_MAX_ENTRIES) this.entries.clear();
-    this.entries.set(key, { value, expiresAt: now + CACHE_TTL_MS });
-  }
-
-  clear(): void {
-    this.entries.clear();
-  }
+/** A short-lived cache of lookups, bounded (least recently used go first). */
+function lookupCache<T>(metricName: string): BoundedCache<T> {
+  return new BoundedCache<T>({ max: CACHE_MAX_ENTRIES, ttlMs: CACHE_TTL_MS, metricName });
 }
 
 export function bearerToken(header: string | undefined): string | null {
@@ -72,10 +49,11 @@ export function bearerToken(header: string | undefined): string | null {
  * short-lived cache.
  */
 export class Authenticator {
-  private readonly principals = new TtlCache<FoundPrincipal>('auth_keys');
-  private readonly sessions = new TtlCache<FoundSession>('auth_sessions');
-  private readonly projects = new TtlCache<ProjectRef | null>('auth_projects');
-  private readonly lastUsedWrites = new Map<string, number>();
+  private readonly principals = lookupCache<FoundPrincipal>('auth_keys');
+  private readonly sessions = lookupCache<FoundSession>('auth_sessions');
+  private readonly projects = lookupCache<ProjectRef | null>('auth_projects');
+  /** When each key or session's last use was written: remembered for the interval, the oldest dropped first when full. */
+  private readonly lastUsedWrites = new BoundedCache<true>({ max: CACHE_MAX_ENTRIES, ttlMs: LAST_USED_WRITE_INTERVAL_MS });
 
   constructor(
     private readonly pool: Pool,
@@ -107,16 +85,15 @@ export class Authenticator {
       throw authenticationFailed('Invalid Authorization header. Expected "Bearer <personal API key>".');
     }
     const hash = hashSecret(token);
-    const now = Date.now();
-    let found = this.principals.get(hash, now);
+    let found = this.principals.get(hash)?.value;
     if (!found) {
       const row = await findPrincipalByKeyHash(this.pool, hash);
       if (!row) throw authenticationFailed();
       found = row;
-      this.principals.set(hash, found, now);
+      this.principals.set(hash, found);
     }
     if (!hashesEqual(found.secureValue, hash)) throw authenticationFailed();
-    this.noteUse(found.principal.keyId, now, (id) => touchKeyLastUsed(this.pool, id));
+    this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(this.pool, id));
     return found.principal;
   }
 
@@ -125,26 +102,25 @@ export class Authenticator {
     if (cookieValue.length > MAX_SESSION_COOKIE_LENGTH) throw sessionExpired();
     const hash = hashSecret(cookieValue);
     const now = Date.now();
-    let found = this.sessions.get(hash, now);
+    let found = this.sessions.get(hash)?.value;
     if (!found) {
       const row = await findSessionByHash(this.pool, hash);
       if (!row) throw sessionExpired();
       found = row;
-      this.sessions.set(hash, found, now);
+      this.sessions.set(hash, found);
     }
     if (found.expiresAt <= now || found.lastSeenAt + this.sessionLimits.idleMs <= now) throw sessionExpired();
     if (!hashesEqual(found.principal.sessionHash, hash)) throw sessionExpired();
-    this.noteUse(hash, now, (id) => touchSession(this.pool, id));
+    this.noteUse(hash, (id) => touchSession(this.pool, id));
     return found.principal;
   }
 
   async project(projectId: number): Promise<ProjectRef | null> {
-    const now = Date.now();
     const key = String(projectId);
-    const cached = this.projects.get(key, now);
-    if (cached !== undefined) return cached;
+    const cached = this.projects.get(key);
+    if (cached) return cached.value;
     const project = await findProjectRef(this.pool, projectId);
-    this.projects.set(key, project, now);
+    this.projects.set(key, project);
     return project;
   }
 
@@ -156,11 +132,9 @@ export class Authenticator {
   }
 
   /** Records a key's or session's use at most once a minute (last_used_at, the idle limit's clock). */
-  private noteUse(id: string, now: number, touch: (id: string) => Promise<void>): void {
-    const last = this.lastUsedWrites.get(id) ?? 0;
-    if (now - last < LAST_USED_WRITE_INTERVAL_MS) return;
-    if (this.lastUsedWrites.size >= CACHE_MAX_ENTRIES) this.lastUsedWrites.clear();
-    this.lastUsedWrites.set(id, now);
+  private noteUse(id: string, touch: (id: string) => Promise<void>): void {
+    if (this.lastUsedWrites.get(id)) return;
+    this.lastUsedWrites.set(id, true);
     touch(id).catch(() => {});
   }
 }

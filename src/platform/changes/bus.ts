@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
+import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../../db/pool.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { changeNoticeLag } from '../metrics/metrics.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
 
 /** What changed. Every process sharing the database hears it, after the change commits. */
 export type Change =
-  | { kind: 'flag'; projectId: number; id: number }
+  /** `version`: the flag's version as written, when the write moved it (a cache holding it need not read the flag again). */
+  | { kind: 'flag'; projectId: number; id: number; version?: number }
   | { kind: 'cohort'; projectId: number; id: number }
   | { kind: 'survey'; projectId: number; id: string }
   | { kind: 'group_types'; projectId: number }
@@ -51,8 +53,9 @@ export function reconnectDelay(attempt: number, initialMs: number, maxMs: number
 
 /**
  * Change notifications over PostgreSQL LISTEN/NOTIFY, so in-memory caches of several processes
- * stay true to one database. `publish` runs on the writer's transaction and is delivered only if
- * it commits. A process ignores its own notices (it updated its caches already).
+ * stay true to one database. `publish` runs on the writer's unit of work and is delivered only if
+ * it commits: to this process by the unit after COMMIT, to the others by NOTIFY (a process ignores
+ * its own notices over LISTEN, having heard them already).
  *
  * The listener connection is watched by a heartbeat; when it is lost (a restart, a killed backend,
  * a connection that stopped answering) every subscriber is told to resynchronise, since notices
@@ -61,7 +64,7 @@ export function reconnectDelay(attempt: number, initialMs: number, maxMs: number
  */
 export class ChangeBus {
   readonly origin = randomUUID();
-  private readonly handlers: { handler: Handler; ownToo: boolean }[] = [];
+  private readonly handlers: Handler[] = [];
   private readonly resyncHandlers: (() => void)[] = [];
   private readonly settings: typeof DEFAULTS;
   private readonly log: (message: string) => void;
@@ -90,34 +93,29 @@ export class ChangeBus {
     };
   }
 
-  async publish(db: Queryable, change: Change): Promise<void> {
-    const envelope: Envelope = { origin: this.origin, change, at: Date.now() };
-    await db.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, JSON.stringify(envelope)]);
+  /**
+   * A change made by `unit`: the notice goes out on its transaction (other processes hear it once
+   * it commits) and this process's subscribers hear it after the commit, from the unit itself.
+   */
+  async publish(unit: UnitOfWork, change: Change): Promise<void> {
+    await this.publishAll(unit, [change]);
   }
 
-  /** Several changes in one statement (a batch that touched many objects). */
-  async publishAll(db: Queryable, changes: readonly Change[]): Promise<void> {
+  /** Several changes in one statement (a write that touched many objects). */
+  async publishAll(unit: UnitOfWork, changes: readonly Change[]): Promise<void> {
     if (changes.length === 0) return;
     const at = Date.now();
     const envelopes = changes.map((change) => JSON.stringify({ origin: this.origin, change, at } satisfies Envelope));
-    await db.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
+    if (envelopes.length === 1) await unit.client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, envelopes[0]]);
+    else await unit.client.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
+    unit.afterCommit(() => {
+      for (const change of changes) this.hear(change);
+    });
   }
 
-  /**
-   * Tells this process's own subscribers, after the writer's transaction committed: a process does
-   * not hear its own notices, so a writer without a cache of its own to update announces the change
-   * here (other processes hear the notice it published).
-   */
-  announce(change: Change): void {
-    for (const { handler } of this.handlers) handler(change);
-  }
-
-  /**
-   * `ownToo`: also hear this process's own notices, once their transaction committed (for caches
-   * that writers elsewhere in the process do not update themselves; a few milliseconds late).
-   */
-  subscribe(handler: Handler, options: { ownToo?: boolean } = {}): void {
-    this.handlers.push({ handler, ownToo: options.ownToo === true });
+  /** Every subscriber hears every change once: this process's own from the unit of work, the others' over LISTEN. */
+  subscribe(handler: Handler): void {
+    this.handlers.push(handler);
   }
 
   onResync(handler: () => void): void {
@@ -169,9 +167,20 @@ export class ChangeBus {
     } catch {
       return;
     }
-    const own = envelope.origin === this.origin;
-    for (const { handler, ownToo } of this.handlers) if (!own || ownToo) handler(envelope.change);
-    if (!own && typeof envelope.at === 'number') changeNoticeLag.observe({ kind: envelope.change.kind }, Math.max(0, Date.now() - envelope.at) / 1000);
+    // This process heard its own changes from their unit of work, right after they committed.
+    if (envelope.origin === this.origin) return;
+    this.hear(envelope.change);
+    if (typeof envelope.at === 'number') changeNoticeLag.observe({ kind: envelope.change.kind }, Math.max(0, Date.now() - envelope.at) / 1000);
+  }
+
+  private hear(change: Change): void {
+    for (const handler of this.handlers) {
+      try {
+        handler(change);
+      } catch (error) {
+        this.log(`a change subscriber failed on ${change.kind}: ${(error as Error).message}`);
+      }
+    }
   }
 
   private heartbeat(client: pg.Client): void {

@@ -1,5 +1,4 @@
-import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -42,13 +41,13 @@ function toInvite(row: InviteRow, baseUrl: string): Invite {
 }
 
 /** Invites carry the link that lets someone join, so only admins and owners see or manage them. */
-async function adminOrganization(deps: AppDeps, principal: Principal, rawOrganization: string): Promise<string> {
+async function adminOrganization(deps: PlatformDeps, principal: Principal, rawOrganization: string): Promise<string> {
   const { id, level } = await resolveOrganization(deps, principal, rawOrganization);
   if (!isAdminOrOwner(level)) throw permissionDenied('Only admins and owners can manage invites.');
   return id;
 }
 
-export async function listOrganizationInvites(deps: AppDeps, principal: Principal, rawOrganization: string, page: Page, baseUrl: string) {
+export async function listOrganizationInvites(deps: PlatformDeps, principal: Principal, rawOrganization: string, page: Page, baseUrl: string) {
   const id = await adminOrganization(deps, principal, rawOrganization);
   const { count, rows } = await listInvites(deps.pool, id, page);
   return { count, results: rows.map((row) => toInvite(row, baseUrl)) };
@@ -60,7 +59,7 @@ export async function listOrganizationInvites(deps: AppDeps, principal: Principa
  * expired invite for it is replaced.
  */
 export async function createInvite(
-  deps: AppDeps,
+  deps: PlatformDeps,
   principal: Principal,
   rawOrganization: string,
   body: CreateInviteBody,
@@ -70,7 +69,7 @@ export async function createInvite(
   const email = cleanEmail(body.target_email, 'target_email');
   const firstName = body.first_name === undefined || body.first_name.trim() === '' ? '' : cleanName(body.first_name, 'first_name', FIRST_NAME_MAX_LENGTH);
   const level = levelFromNumber(body.level ?? 1);
-  const row = await withTransaction(deps.pool, async (client) => {
+  const row = await deps.units.run(async ({ client }) => {
     if (!(await lockOrganization(client, organizationId))) throw notFound();
     const actor = await findMemberByUserId(client, organizationId, principal.user.id);
     if (!actor) throw notFound();
@@ -87,7 +86,7 @@ export async function createInvite(
   return toInvite(row, baseUrl);
 }
 
-export async function cancelInvite(deps: AppDeps, principal: Principal, rawOrganization: string, inviteId: string): Promise<void> {
+export async function cancelInvite(deps: PlatformDeps, principal: Principal, rawOrganization: string, inviteId: string): Promise<void> {
   const organizationId = await adminOrganization(deps, principal, rawOrganization);
   if (!isUuid(inviteId) || !(await deleteInvite(deps.pool, organizationId, inviteId.toLowerCase()))) throw notFound();
 }

@@ -1,6 +1,5 @@
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import type { Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { requiredField, validationError } from '../errors.ts';
@@ -50,7 +49,7 @@ async function usableInvite(db: Queryable, rawId: string, visitor: Visitor | nul
 }
 
 /** `GET /api/signup/{id}/`: what the sign-up page shows; anyone holding the link may ask. */
-export async function describeInvite(deps: AppDeps, rawId: string, visitor: Visitor | null): Promise<SignupInfo> {
+export async function describeInvite(deps: PlatformDeps, rawId: string, visitor: Visitor | null): Promise<SignupInfo> {
   const invite = await usableInvite(deps.pool, rawId, visitor);
   return {
     id: invite.id,
@@ -72,7 +71,7 @@ export interface Accepted {
  * account with the invite's level, in one transaction that also uses the invite up and starts the
  * session.
  */
-export async function acceptInvite(deps: AppDeps, rawId: string, body: SignupBody, visitor: Visitor | null): Promise<Accepted> {
+export async function acceptInvite(deps: PlatformDeps, rawId: string, body: SignupBody, visitor: Visitor | null): Promise<Accepted> {
   if (visitor) return joinAsVisitor(deps, rawId, visitor);
   if (body.first_name === undefined) throw requiredField('first_name');
   if (body.password === undefined) throw requiredField('password');
@@ -82,7 +81,8 @@ export async function acceptInvite(deps: AppDeps, rawId: string, body: SignupBod
   checkPasswordStrength(body.password, [preview.target_email, firstName, lastName]);
   // Hashing takes a tenth of a second: outside the transaction, so no lock waits on it.
   const passwordHash = await hashPassword(body.password);
-  const result = await withTransaction(deps.pool, async (client) => {
+  const result = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const invite = await usableInvite(client, rawId, null, true);
     await lockOrganization(client, invite.organization_id);
     const { id: userId } = await insertUser(client, {
@@ -95,26 +95,25 @@ export async function acceptInvite(deps: AppDeps, rawId: string, body: SignupBod
     await setPasswordHash(client, userId, passwordHash);
     await addMembership(client, invite.organization_id, userId, invite.level);
     await deleteInvitesFor(client, invite.organization_id, invite.target_email);
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     const session = await startSession(client, deps.authenticator, userId);
     const user = await findUser(client, userId);
     return { user: toUserSummary(user!), session };
   });
-  deps.authenticator.invalidate();
   return result;
 }
 
-async function joinAsVisitor(deps: AppDeps, rawId: string, visitor: Visitor): Promise<Accepted> {
-  const result = await withTransaction(deps.pool, async (client) => {
+async function joinAsVisitor(deps: PlatformDeps, rawId: string, visitor: Visitor): Promise<Accepted> {
+  const result = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const invite = await usableInvite(client, rawId, visitor, true);
     await lockOrganization(client, invite.organization_id);
     await addMembership(client, invite.organization_id, visitor.userId, invite.level);
     await setCurrentOrganization(client, visitor.userId, invite.organization_id, await firstProjectOf(client, invite.organization_id));
     await deleteInvitesFor(client, invite.organization_id, invite.target_email);
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     const user = await findUser(client, visitor.userId);
     return { user: toUserSummary(user!), session: null };
   });
-  deps.authenticator.invalidate();
   return result;
 }

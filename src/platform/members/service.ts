@@ -1,6 +1,6 @@
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import type { PoolClient } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -34,7 +34,7 @@ export function toMember(row: MemberRow): Member {
   };
 }
 
-export async function listOrganizationMembers(deps: AppDeps, principal: Principal, rawOrganization: string, page: Page) {
+export async function listOrganizationMembers(deps: PlatformDeps, principal: Principal, rawOrganization: string, page: Page) {
   const { id } = await resolveOrganization(deps, principal, rawOrganization);
   const { count, rows } = await listMembers(deps.pool, id, page);
   return { count, results: rows.map(toMember) };
@@ -51,30 +51,30 @@ interface LockedPair {
  * cached grants on commit.
  */
 async function withMembers<T>(
-  deps: AppDeps,
+  deps: PlatformDeps,
   principal: Principal,
   rawOrganization: string,
   userUuid: string,
-  work: (client: PoolClient, pair: LockedPair, organizationId: string) => Promise<T>,
+  work: (client: PoolClient, pair: LockedPair, organizationId: string, unit: UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const { id } = await resolveOrganization(deps, principal, rawOrganization);
   if (!isUuid(userUuid)) throw notFound();
-  const result = await withTransaction(deps.pool, async (client) => {
+  const result = await deps.units.run(async (unit) => {
+    const { client } = unit;
     if (!(await lockOrganization(client, id))) throw notFound();
     const actor = await findMemberByUserId(client, id, principal.user.id);
     const target = await findMemberByUserUuid(client, id, userUuid.toLowerCase());
     if (!actor || !target) throw notFound();
-    const value = await work(client, { actor, target }, id);
-    await deps.bus.publish(client, { kind: 'auth' });
+    const value = await work(client, { actor, target }, id, unit);
+    await deps.bus.publish(unit, { kind: 'auth' });
     return value;
   });
-  deps.authenticator.invalidate();
   return result;
 }
 
 /** `PATCH …/members/{user uuid}/` with `{level}`: PostHog's rules; the last owner stays an owner. */
 export async function updateMember(
-  deps: AppDeps,
+  deps: PlatformDeps,
   principal: Principal,
   rawOrganization: string,
   userUuid: string,
@@ -94,13 +94,13 @@ export async function updateMember(
  * `DELETE …/members/{user uuid}/`: removes someone (an admin, not above oneself) or leaves. Every
  * session of the person ends at once, and their keys no longer reach the organization.
  */
-export async function removeMember(deps: AppDeps, principal: Principal, rawOrganization: string, userUuid: string): Promise<void> {
-  await withMembers(deps, principal, rawOrganization, userUuid, async (client, { actor, target }, organizationId) => {
+export async function removeMember(deps: PlatformDeps, principal: Principal, rawOrganization: string, userUuid: string): Promise<void> {
+  await withMembers(deps, principal, rawOrganization, userUuid, async (client, { actor, target }, organizationId, unit) => {
     const leaving = actor.id === target.id;
     checkRemoval({ level: actor.level, isTarget: leaving }, target.level);
     if (target.level === 'owner') checkOwnersLeft((await countOwners(client, organizationId)) - 1, leaving);
     await deleteMembership(client, target.id);
     await moveCurrentOutOf(client, target.user_id, organizationId);
-    await endSessionsOfUser(client, deps.bus, target.user_id);
+    await endSessionsOfUser(unit, deps.bus, target.user_id);
   });
 }

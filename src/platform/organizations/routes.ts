@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { PaginationQuery, pageOf, paginated } from '../http/pagination.ts';
 import { CreateOrganizationBody, Organization, OrganizationList, OrganizationParams } from './schemas.ts';
 import { createOrganization, getOrganization, listOrganizations } from './service.ts';
 
 const tags = ['platform'];
 
-export function organizationRoutes(deps: AppDeps) {
+export function organizationRoutes(deps: PlatformDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,5 +1,4 @@
-import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { membershipLevel, type Membership, type Principal } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
 import type { Page } from '../http/pagination.ts';
@@ -65,7 +64,7 @@ export interface ResolvedOrganization {
  * An organization id from a path (`@current` or a UUID): 404 when it is malformed, unknown or
  * the user is not a member; 403 when the key's scoping keeps it out.
  */
-export async function resolveOrganization(deps: AppDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
+export async function resolveOrganization(deps: PlatformDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
   const id = raw === '@current' ? await currentOrganizationId(principal, deps.authenticator) : isUuid(raw) ? raw.toLowerCase() : null;
   const level = id === null ? null : membershipLevel(principal, id);
   if (id === null || level === null) throw notFound();
@@ -76,14 +75,14 @@ export async function resolveOrganization(deps: AppDeps, principal: Principal, r
 }
 
 /** The organization as the caller sees it (its projects narrowed to those the key reaches). */
-export async function organizationBody(deps: AppDeps, principal: Principal, organizationId: string): Promise<Organization | null> {
+export async function organizationBody(deps: PlatformDeps, principal: Principal, organizationId: string): Promise<Organization | null> {
   const row = await findOrganizationOfUser(deps.pool, organizationId, principal.user.id);
   if (!row) return null;
   const { rows: projects } = await listReachableProjects(deps.pool, keyReach(principal), { organizationId });
   return toOrganization(row, projects);
 }
 
-export async function listOrganizations(deps: AppDeps, principal: Principal, page: Page) {
+export async function listOrganizations(deps: PlatformDeps, principal: Principal, page: Page) {
   const reach = keyReach(principal);
   const { count, rows } = await listReachableOrganizations(deps.pool, reach, page);
   const { rows: projects } = rows.length ? await listReachableProjects(deps.pool, reach) : { rows: [] };
@@ -91,7 +90,7 @@ export async function listOrganizations(deps: AppDeps, principal: Principal, pag
   return { count, results };
 }
 
-export async function getOrganization(deps: AppDeps, principal: Principal, raw: string): Promise<Organization> {
+export async function getOrganization(deps: PlatformDeps, principal: Principal, raw: string): Promise<Organization> {
   const { id } = await resolveOrganization(deps, principal, raw);
   const body = await organizationBody(deps, principal, id);
   if (!body) throw notFound();
@@ -112,18 +111,18 @@ export function cleanName(value: string, attr: string, maxLength: number): strin
  * The caller becomes the owner. Their current organization and project stay as they are:
  * `@current` never moves because another organization was created.
  */
-export async function createOrganization(deps: AppDeps, principal: Principal, body: CreateOrganizationBody): Promise<Organization> {
+export async function createOrganization(deps: PlatformDeps, principal: Principal, body: CreateOrganizationBody): Promise<Organization> {
   if (keyIsNarrowed(principal)) {
     throw permissionDenied('This API key is limited to specific organizations or projects and cannot create organizations.');
   }
   const name = cleanName(body.name, 'name', 64);
-  const organization = await withTransaction(deps.pool, async (client) => {
+  const organization = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const created = await insertOrganization(client, name);
     await addMembership(client, created.id, principal.user.id, 'owner');
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     return created;
   });
-  deps.authenticator.invalidate();
   const created = await organizationBody(deps, principal, organization.id);
   if (!created) throw new Error('organization vanished right after it was created');
   return created;

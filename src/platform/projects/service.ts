@@ -1,5 +1,4 @@
-import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../errors.ts';
@@ -51,26 +50,26 @@ function requireAdmin(level: Membership['level'] | null): void {
   }
 }
 
-export async function listProjects(deps: AppDeps, principal: Principal, page: Page) {
+export async function listProjects(deps: PlatformDeps, principal: Principal, page: Page) {
   const { count, rows } = await listReachableProjects(deps.pool, keyReach(principal), {}, page);
   return { count, results: rows.map((row) => toProject(row)) };
 }
 
 /** `GET /api/organizations/{id}/projects/`: the organization's projects the key may reach (the organization is already resolved). */
-export async function listOrganizationProjects(deps: AppDeps, principal: Principal, organizationId: string, page: Page) {
+export async function listOrganizationProjects(deps: PlatformDeps, principal: Principal, organizationId: string, page: Page) {
   const { count, rows } = await listReachableProjects(deps.pool, keyReach(principal), { organizationId }, page);
   return { count, results: rows.map((row) => toProject(row)) };
 }
 
 /** `project` was resolved and access-checked by the auth hook. */
-export async function getProject(deps: AppDeps, project: ProjectRef): Promise<Project> {
+export async function getProject(deps: PlatformDeps, project: ProjectRef): Promise<Project> {
   const row = await findProject(deps.pool, project.id);
   if (!row) throw notFound();
   return toProject(row);
 }
 
 /** The organization named in a `POST /api/projects/` body: unknown or not the caller's → 400 on `organization`. */
-async function organizationFromBody(deps: AppDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
+async function organizationFromBody(deps: PlatformDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
   const id = raw.toLowerCase();
   const level = membershipLevel(principal, id);
   if (level === null) {
@@ -88,7 +87,7 @@ async function organizationFromBody(deps: AppDeps, principal: Principal, raw: st
  * The answer is the only one that ever carries the secret token in clear.
  */
 export async function createProject(
-  deps: AppDeps,
+  deps: PlatformDeps,
   principal: Principal,
   body: CreateProjectBody,
   organizationParam?: string,
@@ -106,18 +105,18 @@ export async function createProject(
   const name = cleanName(body.name, 'name', NAME_MAX_LENGTH);
   const timezone = body.timezone === undefined ? undefined : cleanTimezone(body.timezone);
 
-  const created = await withTransaction(deps.pool, async (client) => {
+  const created = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const result = await insertProject(client, { organizationId: organization.id, name });
     const row = timezone === undefined ? result.project : await updateProjectRow(client, result.project.id, { timezone });
     await setCurrentProjectIfUnset(client, principal.user.id, { id: result.project.id, organizationId: organization.id });
-    await deps.bus.publish(client, { kind: 'auth' });
+    await deps.bus.publish(unit, { kind: 'auth' });
     return { row: row ?? result.project, secretToken: result.secretToken };
   });
-  deps.authenticator.invalidate();
   return toProject(created.row, created.secretToken);
 }
 
-export async function updateProject(deps: AppDeps, project: ProjectRef, body: UpdateProjectBody): Promise<Project> {
+export async function updateProject(deps: PlatformDeps, project: ProjectRef, body: UpdateProjectBody): Promise<Project> {
   const changes = {
     name: body.name === undefined ? undefined : cleanName(body.name, 'name', NAME_MAX_LENGTH),
     timezone: body.timezone === undefined ? undefined : cleanTimezone(body.timezone),
@@ -131,15 +130,14 @@ export async function updateProject(deps: AppDeps, project: ProjectRef, body: Up
 }
 
 /** Admins and owners only; everything in the project goes with it. */
-export async function deleteProject(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<void> {
+export async function deleteProject(deps: PlatformDeps, principal: Principal, project: ProjectRef): Promise<void> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const deleted = await withTransaction(deps.pool, async (client) => {
+  const deleted = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const gone = await deleteProjectRow(client, project);
-    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    await deps.bus.publish(unit, { kind: 'project', projectId: project.id });
     return gone;
   });
-  deps.authenticator.invalidate();
-  deps.flagCache.drop(project.id);
   if (!deleted) throw notFound();
 }
 
@@ -155,25 +153,17 @@ function tokenActivity(principal: Principal, project: ProjectRow, field: string,
   };
 }
 
-/**
- * Caches of this process (tokens, secrets, grants, SDK views, the survey feed) forget the project
- * now; other processes hear the notice published with the change.
- */
-function announceProjectChange(deps: AppDeps, projectId: number): void {
-  deps.bus.announce({ kind: 'project', projectId });
-}
-
 /** `PATCH /api/projects/{id}/reset_token/`: a new public token; SDKs sending the old one are refused at once. Admins and owners. */
-export async function resetProjectToken(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<Project> {
+export async function resetProjectToken(deps: PlatformDeps, principal: Principal, project: ProjectRef): Promise<Project> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const row = await withTransaction(deps.pool, async (client) => {
+  const row = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const replaced = await replaceProjectToken(client, project.id);
     if (!replaced) throw notFound();
     await recordActivity(client, tokenActivity(principal, replaced.project, 'api_token', replaced.oldToken, replaced.project.api_token));
-    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    await deps.bus.publish(unit, { kind: 'project', projectId: project.id });
     return replaced.project;
   });
-  announceProjectChange(deps, project.id);
   return toProject(row);
 }
 
@@ -181,16 +171,16 @@ export async function resetProjectToken(deps: AppDeps, principal: Principal, pro
  * `PATCH /api/projects/{id}/rotate_secret_token/`: a new secret token, in clear in this answer only;
  * the old one is refused at once (PostHog keeps it as a backup until told to delete it). Admins and owners.
  */
-export async function rotateSecretToken(deps: AppDeps, principal: Principal, project: ProjectRef): Promise<Project> {
+export async function rotateSecretToken(deps: PlatformDeps, principal: Principal, project: ProjectRef): Promise<Project> {
   requireAdmin(membershipLevel(principal, project.organizationId));
-  const rotated = await withTransaction(deps.pool, async (client) => {
+  const rotated = await deps.units.run(async (unit) => {
+    const { client } = unit;
     const replaced = await replaceSecretToken(client, project.id);
     if (!replaced) throw notFound();
     // Masks only: a secret is never written anywhere in clear.
     await recordActivity(client, tokenActivity(principal, replaced.project, 'secret_api_token', replaced.oldMask, replaced.project.secret_token_mask));
-    await deps.bus.publish(client, { kind: 'project', projectId: project.id });
+    await deps.bus.publish(unit, { kind: 'project', projectId: project.id });
     return replaced;
   });
-  announceProjectChange(deps, project.id);
   return toProject(rotated.project, rotated.secretToken);
 }

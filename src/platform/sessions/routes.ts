@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { AppDeps } from '../../app.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { checkCsrf, checkSameOrigin } from '../auth/csrf.ts';
 import { clearSessionCookies, sessionCookie, setSessionCookies } from '../auth/session-cookies.ts';
 import { LoginBody, LoginSuccess, OneTimeLoginBody } from './schemas.ts';
@@ -13,7 +13,7 @@ const tags = ['sessions'];
 const security = [{}];
 
 /** PostHog's sign-in paths, answered with the session and CSRF cookies (docs/accounts.md). */
-export function sessionRoutes(deps: AppDeps) {
+export function sessionRoutes(deps: PlatformDeps) {
   const loginDeps = { pool: deps.pool, authenticator: deps.authenticator, throttle: deps.accounts.throttle };
 
   return async function register(instance: FastifyInstance): Promise<void> {
@@ -78,7 +78,7 @@ export function sessionRoutes(deps: AppDeps) {
         const principal = cookie === undefined ? null : await deps.authenticator.authenticateSession(cookie).catch(() => null);
         if (principal) {
           checkCsrf(request, principal);
-          await endSession(deps.pool, deps.authenticator, deps.bus, principal.sessionHash);
+          await endSession(deps.units, deps.bus, principal.sessionHash);
         }
         clearSessionCookies(request, reply);
         return reply.code(204).send(null);

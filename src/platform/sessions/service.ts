@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';
+import type { UnitOfWork, UnitsOfWork } from '../../db/unit-of-work.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { hashSecret } from '../auth/keys.ts';
 import type { ChangeBus } from '../changes/bus.ts';
@@ -22,21 +23,19 @@ export async function startSession(db: Queryable, authenticator: Authenticator, 
   return { id, csrfToken, maxAgeSeconds: Math.floor(maxAgeMs / 1000) };
 }
 
-/**
- * Ends every session of the user, on the caller's transaction; every process drops them from its
- * cache when it commits. The caller invalidates this process's cache after the commit.
- */
-export async function endSessionsOfUser(db: Queryable, bus: ChangeBus, userId: number): Promise<void> {
-  if ((await deleteSessionsOfUser(db, userId)) > 0) await bus.publish(db, { kind: 'auth' });
+/** Ends every session of the user, in the caller's unit of work; every process drops them from its cache when it commits. */
+export async function endSessionsOfUser(unit: UnitOfWork, bus: ChangeBus, userId: number): Promise<void> {
+  if ((await deleteSessionsOfUser(unit.client, userId)) > 0) await bus.publish(unit, { kind: 'auth' });
 }
 
 /** After a password change: every session of the user ends but the one that made the change. */
-export async function endOtherSessionsOfUser(db: Queryable, bus: ChangeBus, userId: number, keep: string | null): Promise<void> {
-  if ((await deleteOtherSessionsOfUser(db, userId, keep)) > 0) await bus.publish(db, { kind: 'auth' });
+export async function endOtherSessionsOfUser(unit: UnitOfWork, bus: ChangeBus, userId: number, keep: string | null): Promise<void> {
+  if ((await deleteOtherSessionsOfUser(unit.client, userId, keep)) > 0) await bus.publish(unit, { kind: 'auth' });
 }
 
 /** Signs one session out, here at once and in every other process by change notice. */
-export async function endSession(db: Queryable, authenticator: Authenticator, bus: ChangeBus, sessionHash: string): Promise<void> {
-  if (await deleteSession(db, sessionHash)) await bus.publish(db, { kind: 'auth' });
-  authenticator.invalidate();
+export async function endSession(units: UnitsOfWork, bus: ChangeBus, sessionHash: string): Promise<void> {
+  await units.run(async (unit) => {
+    if (await deleteSession(unit.client, sessionHash)) await bus.publish(unit, { kind: 'auth' });
+  });
 }

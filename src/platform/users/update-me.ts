@@ -1,5 +1,4 @@
-import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { PlatformDeps } from '../../deps.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -19,7 +18,7 @@ const emailTaken = () => validationError('There is already an account with this 
  * A new password needs the current one (when there is one); wrong guesses count toward sign-in
  * throttling, so a stolen session cannot try passwords faster than the sign-in page allows.
  */
-async function checkCurrentPassword(deps: AppDeps, user: UserRecord, given: string | undefined, address: string): Promise<void> {
+async function checkCurrentPassword(deps: PlatformDeps, user: UserRecord, given: string | undefined, address: string): Promise<void> {
   if (user.password_hash === null) return;
   if (!given) throw validationError('This field is required when updating your password.', 'current_password', 'required');
   const key = { account: user.email.toLowerCase(), address };
@@ -35,7 +34,7 @@ async function checkCurrentPassword(deps: AppDeps, user: UserRecord, given: stri
  * `PATCH /api/users/@me/`: names, e-mail, password. A password change ends every other session of
  * the person (the one making the change stays signed in).
  */
-export async function updateMe(deps: AppDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
+export async function updateMe(deps: PlatformDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
   const user = await findUser(deps.pool, principal.user.id);
   if (!user) throw notFound();
   const changes: ProfileChanges = {};
@@ -54,14 +53,14 @@ export async function updateMe(deps: AppDeps, principal: Principal, body: Update
     changes.passwordHash = await hashPassword(body.password);
   }
   if (Object.keys(changes).length > 0) {
-    await withTransaction(deps.pool, async (client) => {
+    await deps.units.run(async (unit) => {
+      const { client } = unit;
       if (!(await updateProfile(client, user.id, changes))) throw emailTaken();
       const keep = principal.kind === 'session' ? principal.sessionHash : null;
-      if (changes.passwordHash !== undefined) await endOtherSessionsOfUser(client, deps.bus, user.id, keep);
+      if (changes.passwordHash !== undefined) await endOtherSessionsOfUser(unit, deps.bus, user.id, keep);
       // Cached principals carry the name and e-mail.
-      await deps.bus.publish(client, { kind: 'auth' });
+      await deps.bus.publish(unit, { kind: 'auth' });
     });
-    deps.authenticator.invalidate();
   }
   return me(deps, principal);
 }

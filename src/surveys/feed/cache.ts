@@ -6,17 +6,16 @@ import { feedRows } from './store.ts';
 
 /**
  * Each project's rendered feed, read once and kept until something it shows changes: a survey of
- * the project, one of the flags it names (key, deletion), or the project itself. Notices of this
- * process count too (`ownToo`), so nothing here depends on writers knowing about this cache; survey
- * writers also `announce` after commit, which makes their changes visible at once. A lost notice
- * connection empties the cache.
+ * the project, one of the flags it names (key, deletion), or the project itself. This process's own
+ * changes are heard right after their commit, so nothing here depends on writers knowing about this
+ * cache. A lost notice connection empties the cache.
  */
 export class SurveyFeedCache {
   private readonly feeds: ProjectCache<RenderedFeed>;
 
   constructor(pool: Pool, bus: ChangeBus) {
     this.feeds = new ProjectCache(async (projectId) => renderFeed(await feedRows(pool, projectId)), 'survey_feed');
-    bus.subscribe((change) => this.hear(change), { ownToo: true });
+    bus.subscribe((change) => this.hear(change));
     bus.onResync(() => this.feeds.clear());
   }
 

@@ -9,7 +9,7 @@
  *   before it loads surveys at all (remote-config.ts). Unknown token → 404.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { AppDeps } from '../../app.ts';
+import type { SurveyDeps } from '../deps.ts';
 import { ApiError, notFound } from '../../platform/errors.ts';
 import { sendRevalidated, weakEtag } from '../../platform/http/etag.ts';
 import { allowCors, refuseOtherPublicMethods } from '../../sdk/http.ts';
@@ -37,7 +37,7 @@ function queryToken(request: FastifyRequest): string | null {
   return null;
 }
 
-export function surveyFeedRoutes(deps: AppDeps) {
+export function surveyFeedRoutes(deps: SurveyDeps) {
   const cache = new SurveyFeedCache(deps.pool, deps.bus);
   const tokens = deps.projectTokens;
 

@@ -1,12 +1,10 @@
 /**
  * The flags a survey owns (reference §3, CONTRACT §5/§9): the targeting flag, the internal
- * ("don't show again") targeting flag and the response-sampling flag. Every write here runs on the
- * caller's transaction client, records the flag's activity and publishes its change notice there;
- * the caller puts the committed records into the flag cache with `cacheOwnedFlags` after commit.
+ * ("don't show again") targeting flag and the response-sampling flag. Every write here runs in the
+ * caller's unit of work and is committed through the one flag writer (activity, notice, cache).
  */
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
-import { recordFlagActivity } from '../../flags/activity.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { jsonEqual } from '../../platform/activity/changes.ts';
 import { flagValuesOf, type FlagRecord, type FlagValues } from '../../flags/record.ts';
 import { ensureRoomForFlag } from '../../flags/limit.ts';
@@ -14,9 +12,12 @@ import { findFlag, insertFlag, updateFlag } from '../../flags/store.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types.ts';
 import type { FlagWriteDeps } from '../../flags/write-deps.ts';
 import { newFlagValues } from '../../flags/write-fields.ts';
+import { commitFlagWrite } from '../../flags/writer.ts';
 import type { UserSummary } from '../../platform/users/user-summary.ts';
 import type { SurveyRecord } from '../record.ts';
 import { isPlainObject } from '../validation/python.ts';
+
+export type OwnedFlagDeps = Pick<FlagWriteDeps, 'bus' | 'flagCache'>;
 
 export const SURVEY_FLAG_PREFIX = 'survey-targeting-';
 export type OwnedFlagKind = 'targeting' | 'internal' | 'sampling';
@@ -90,13 +91,13 @@ export interface NewOwnedFlag {
 }
 
 /**
- * Creates an owned flag (creation_context "surveys", owned_by_survey, no usage dashboard) on the
- * transaction `client`, with its activity entry and change notice. Filters are stored as given
+ * Creates an owned flag (creation_context "surveys", owned_by_survey, no usage dashboard) in
+ * `unit`, with its activity entry and change notice. Filters are stored as given
  * (validate user-sent filters first).
  */
 export async function insertOwnedFlag(
-  client: Queryable,
-  deps: Pick<FlagWriteDeps, 'bus'>,
+  unit: UnitOfWork,
+  deps: OwnedFlagDeps,
   projectId: number,
   actor: UserSummary | null,
   flag: NewOwnedFlag,
@@ -109,11 +110,11 @@ export async function insertOwnedFlag(
     creation_context: 'surveys',
     should_create_usage_dashboard: false,
   };
+  const { client } = unit;
   await ensureRoomForFlag(client, projectId);
   const row = await insertFlag(client, projectId, actor?.id ?? null, values, null, true);
   const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: [] };
-  await recordFlagActivity(client, null, record, actor?.id ?? null);
-  await deps.bus.publish(client, { kind: 'flag', projectId, id: record.id });
+  await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor?.id ?? null });
   return record;
 }
 
@@ -123,14 +124,14 @@ export async function insertOwnedFlag(
  * or null when none was needed.
  */
 export async function ensureSamplingFlag(
-  client: Queryable,
-  deps: Pick<FlagWriteDeps, 'bus'>,
+  unit: UnitOfWork,
+  deps: OwnedFlagDeps,
   projectId: number,
   actor: UserSummary | null,
   survey: Pick<SurveyRecord, 'name' | 'start_date' | 'response_sampling_daily_limits' | 'internal_response_sampling_flag_id'>,
 ): Promise<FlagRecord | null> {
   if (survey.response_sampling_daily_limits === null || survey.internal_response_sampling_flag_id !== null) return null;
-  const flag = await insertOwnedFlag(client, deps, projectId, actor, {
+  const flag = await insertOwnedFlag(unit, deps, projectId, actor, {
     kind: 'sampling',
     surveyName: survey.name,
     filters: samplingFilters(),
@@ -151,18 +152,19 @@ export interface OwnedFlagChanges {
 }
 
 /**
- * Rewrites an owned (or attached) flag of `projectId` on the transaction `client`: filters, rollout,
+ * Rewrites an owned (or attached) flag of `projectId` in `unit`: filters, rollout,
  * active state, soft delete. Locks the row; writes nothing (and answers the record unchanged) when
  * nothing changes; answers null when the flag does not exist. `actor` null = the system (jobs).
  */
 export async function updateOwnedFlag(
-  client: Queryable,
-  deps: Pick<FlagWriteDeps, 'bus'>,
+  unit: UnitOfWork,
+  deps: OwnedFlagDeps,
   projectId: number,
   flagId: number,
   changes: OwnedFlagChanges,
   actor: UserSummary | null = null,
 ): Promise<FlagRecord | null> {
+  const { client } = unit;
   const before = await findFlag(client, projectId, flagId, true);
   if (!before) return null;
   const next = flagValuesOf(before);
@@ -178,12 +180,6 @@ export async function updateOwnedFlag(
   if (unchanged) return before;
   const row = await updateFlag(client, flagId, actor?.id ?? null, next);
   const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: before.analytics_dashboards };
-  await recordFlagActivity(client, before, after, actor?.id ?? null);
-  await deps.bus.publish(client, { kind: 'flag', projectId, id: flagId });
+  await commitFlagWrite(deps, unit, { before, after, actorId: actor?.id ?? null });
   return after;
-}
-
-/** After commit: puts the written flags into this process's flag cache, so /flags and lists see them at once. */
-export function cacheOwnedFlags(deps: Pick<FlagWriteDeps, 'flagCache'>, records: Iterable<FlagRecord | null | undefined>): void {
-  for (const record of records) if (record) deps.flagCache.put(record);
 }

@@ -1,4 +1,3 @@
-import type { FlagRecord } from '../../flags/record.ts';
 import { surveyFlagsActive, updateOwnedFlag } from '../flags/owned.ts';
 import type { SurveyRecord } from '../record.ts';
 import type { JobTransaction } from './task.ts';
@@ -9,13 +8,9 @@ import type { JobTransaction } from './task.ts';
  * and leave the flags on after ending a survey; here an automatic stop switches them off exactly as
  * a PATCH with `end_date` does. The sampling flag is not toggled (as in the API).
  */
-export async function syncActiveFlags(tx: JobTransaction, survey: SurveyRecord): Promise<FlagRecord[]> {
+export async function syncActiveFlags(tx: JobTransaction, survey: SurveyRecord): Promise<void> {
   const active = surveyFlagsActive(survey);
-  const written: FlagRecord[] = [];
   for (const flagId of [survey.targeting_flag_id, survey.internal_targeting_flag_id]) {
-    if (flagId === null) continue;
-    const flag = await updateOwnedFlag(tx.client, tx, survey.project_id, flagId, { active });
-    if (flag) written.push(flag);
+    if (flagId !== null) await updateOwnedFlag(tx.unit, tx, survey.project_id, flagId, { active });
   }
-  return written;
 }

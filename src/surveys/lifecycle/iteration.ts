@@ -2,7 +2,6 @@
  * The daily task `update_survey_iteration` (reference §4.2): a recurring survey moves to the
  * iteration whose window holds today, and ends once the last iteration is over.
  */
-import type { FlagRecord } from '../../flags/record.ts';
 import { insertOwnedFlag, internalTargetingFilters, surveyFlagsActive, updateOwnedFlag } from '../flags/owned.ts';
 import type { SurveyRecord } from '../record.ts';
 import { iterationFields } from '../schedule.ts';
@@ -33,20 +32,20 @@ export function iterationStep(survey: SurveyRecord, now: Date): IterationStep | 
   return { kind: 'advance', iteration: index + 1, startDate: dates[index] };
 }
 
-/** The internal flag's filters for the new iteration; the flag is created when the survey has none. */
-async function rewriteInternalFlag(tx: JobTransaction, survey: SurveyRecord): Promise<{ flag: FlagRecord | null; createdId: number | null }> {
+/** The internal flag's filters for the new iteration; the flag is created when the survey has none (its id answered). */
+async function rewriteInternalFlag(tx: JobTransaction, survey: SurveyRecord): Promise<number | null> {
   const filters = internalTargetingFilters(survey);
   if (survey.internal_targeting_flag_id !== null) {
-    const flag = await updateOwnedFlag(tx.client, tx, survey.project_id, survey.internal_targeting_flag_id, { filters });
-    if (flag) return { flag, createdId: null };
+    const flag = await updateOwnedFlag(tx.unit, tx, survey.project_id, survey.internal_targeting_flag_id, { filters });
+    if (flag) return null;
   }
-  const flag = await insertOwnedFlag(tx.client, tx, survey.project_id, null, {
+  const flag = await insertOwnedFlag(tx.unit, tx, survey.project_id, null, {
     kind: 'internal',
     surveyName: survey.name,
     filters,
     active: surveyFlagsActive(survey),
   });
-  return { flag, createdId: flag.id };
+  return flag.id;
 }
 
 export const iterationJob: SurveyJob<null> = {
@@ -62,24 +61,22 @@ export const iterationJob: SurveyJob<null> = {
     if (step.kind === 'complete') {
       const patch: LifecyclePatch = { end_date: tx.now };
       await updateSurveyLifecycle(tx.client, survey.project_id, survey.id, patch);
-      const flags = await syncActiveFlags(tx, { ...survey, ...patch });
+      await syncActiveFlags(tx, { ...survey, ...patch });
       return {
         patch,
         extraChanges: [],
         payload: { reason: 'iterations_completed', iteration_count: survey.iteration_count },
-        flags,
         summary: `survey ended: its ${survey.iteration_count} iterations are over`,
       };
     }
     const patch: LifecyclePatch = { current_iteration: step.iteration, current_iteration_start_date: step.startDate };
-    const { flag, createdId } = await rewriteInternalFlag(tx, { ...survey, ...patch });
+    const createdId = await rewriteInternalFlag(tx, { ...survey, ...patch });
     if (createdId !== null) patch.internal_targeting_flag_id = createdId;
     await updateSurveyLifecycle(tx.client, survey.project_id, survey.id, patch);
     return {
       patch,
       extraChanges: [],
       payload: { current_iteration: step.iteration, previous_iteration: survey.current_iteration, iteration_start_date: step.startDate.toISOString() },
-      flags: flag ? [flag] : [],
       summary: `survey moved to iteration ${step.iteration}`,
     };
   },

@@ -1,4 +1,4 @@
-import type { AppDeps } from '../../app.ts';
+import type { SurveyDeps } from '../deps.ts';
 import { iterationJob } from './iteration.ts';
 import { responsesLimitJob } from './responses-limit.ts';
 import { runJob, type JobLog, type SurveyJobChange } from './runner.ts';
@@ -43,7 +43,7 @@ export class SurveyJobs {
   private stopped = false;
 
   constructor(
-    private readonly deps: Pick<AppDeps, 'pool' | 'bus' | 'flagCache'>,
+    private readonly deps: Pick<SurveyDeps, 'pool' | 'units' | 'bus' | 'flagCache'>,
     options: Partial<SurveyJobsOptions> = {},
   ) {
     this.log = options.log ?? silent;

@@ -30,12 +30,11 @@ export const responsesLimitJob: SurveyJob<number> = {
     if (limit === null || survey.end_date !== null || survey.start_date === null || count < limit) return null;
     const patch: LifecyclePatch = { end_date: tx.now, responses_limit: null };
     await updateSurveyLifecycle(tx.client, survey.project_id, survey.id, patch);
-    const flags = await syncActiveFlags(tx, { ...survey, ...patch });
+    await syncActiveFlags(tx, { ...survey, ...patch });
     return {
       patch,
       extraChanges: [],
       payload: { reason: 'responses_limit_reached', responses_limit: limit },
-      flags,
       summary: `survey stopped: ${count} responses reached its limit of ${limit}`,
     };
   },

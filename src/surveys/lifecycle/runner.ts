@@ -1,18 +1,16 @@
 /**
  * Runs one job over its due surveys: each survey's change in its own transaction, with the survey
  * row locked, its activity entry (`updated`, no user, `detail.trigger = {job_type, payload}`) and its
- * change notice; the flag cache and this process's survey listeners are told after commit.
+ * change notice, all in one unit of work (which tells this process's caches after commit).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import type { AppDeps } from '../../app.ts';
-import { withTransaction } from '../../db/transaction.ts';
-import { cacheOwnedFlags } from '../flags/owned.ts';
+import type { SurveyDeps } from '../deps.ts';
 import { findSurvey } from '../read-store.ts';
 import type { SurveyRecord } from '../record.ts';
 import { recordSurveyJobUpdate, surveyFieldChanges } from '../activity.ts';
 import type { AppliedChange, Candidate, SurveyJob } from './task.ts';
 
-export type JobDeps = Pick<AppDeps, 'pool' | 'bus' | 'flagCache'>;
+export type JobDeps = Pick<SurveyDeps, 'pool' | 'units' | 'bus' | 'flagCache'>;
 export type JobLog = Pick<FastifyBaseLogger, 'info' | 'error'>;
 
 export interface SurveyJobChange {
@@ -24,16 +22,17 @@ export interface SurveyJobChange {
 }
 
 async function applyToSurvey<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, target: SurveyRecord, context: C): Promise<AppliedChange | null> {
-  return withTransaction(deps.pool, async (client) => {
+  return deps.units.run(async (unit) => {
+    const { client } = unit;
     const survey = await findSurvey(client, target.project_id, target.id, true);
     if (survey === null) return null;
-    const applied = await job.apply({ client, bus: deps.bus, now }, survey, context);
+    const applied = await job.apply({ unit, client, bus: deps.bus, flagCache: deps.flagCache, now }, survey, context);
     if (applied === null) return null;
     const fields = Object.keys(applied.patch);
     const after = { ...survey, ...applied.patch } as SurveyRecord;
     const changes = [...surveyFieldChanges(survey, after, fields), ...applied.extraChanges];
     await recordSurveyJobUpdate(client, survey, changes, { job_type: job.jobType, payload: applied.payload });
-    await deps.bus.publish(client, { kind: 'survey', projectId: survey.project_id, id: survey.id });
+    await deps.bus.publish(unit, { kind: 'survey', projectId: survey.project_id, id: survey.id });
     return applied;
   });
 }
@@ -52,8 +51,6 @@ export async function runJob<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, log
     try {
       const applied = await applyToSurvey(deps, job, now, survey, context);
       if (applied === null) continue;
-      cacheOwnedFlags(deps, applied.flags);
-      deps.bus.announce({ kind: 'survey', projectId: survey.project_id, id: survey.id });
       const change = { jobType: job.jobType, projectId: survey.project_id, surveyId: survey.id, payload: applied.payload, summary: applied.summary };
       log.info({ job: job.jobType, projectId: change.projectId, surveyId: change.surveyId, ...applied.payload }, change.summary);
       made.push(change);

@@ -3,7 +3,6 @@
  * follows today's entry of the schedule; on the schedule's last day the sampling start date moves
  * to the next day, so the schedule starts over.
  */
-import type { FlagRecord } from '../../flags/record.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import { findFlag } from '../../flags/store.ts';
 import type { Change } from '../../platform/activity/changes.ts';
@@ -81,10 +80,8 @@ export const samplingJob: SurveyJob<null> = {
     if (flag === null || flag.deleted) return null;
     const previous = uniformRollout(flag.filters);
     const extraChanges: Change[] = [];
-    const flags: FlagRecord[] = [];
     if (previous !== step.rollout) {
-      const updated = await updateOwnedFlag(tx.client, tx, survey.project_id, flagId, { rolloutPercentage: step.rollout });
-      if (updated) flags.push(updated);
+      await updateOwnedFlag(tx.unit, tx, survey.project_id, flagId, { rolloutPercentage: step.rollout });
       extraChanges.push({ type: 'Survey', action: 'changed', field: 'response_sampling_rollout_percentage', before: previous, after: step.rollout });
     }
     const patch: LifecyclePatch = {};
@@ -98,7 +95,6 @@ export const samplingJob: SurveyJob<null> = {
       patch,
       extraChanges,
       payload: { date: step.day, rollout_percentage: step.rollout, restarted: step.restart !== null },
-      flags,
       summary: `response sampling at ${step.rollout}%${step.restart ? '; the schedule starts over tomorrow' : ''}`,
     };
   },

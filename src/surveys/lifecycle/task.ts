@@ -1,14 +1,18 @@
 /** What a lifecycle job is made of; runner.ts runs every job the same way. */
 import type { PoolClient, Queryable } from '../../db/pool.ts';
-import type { FlagRecord } from '../../flags/record.ts';
+import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { FlagCache } from '../../flags/cache.ts';
 import type { Change } from '../../platform/activity/changes.ts';
 import type { ChangeBus } from '../../platform/changes/bus.ts';
 import type { SurveyRecord } from '../record.ts';
 import type { LifecyclePatch } from './store.ts';
 
+/** One survey's change: its unit of work (and its connection), and what the flag writer needs. */
 export interface JobTransaction {
+  unit: UnitOfWork;
   client: PoolClient;
   bus: ChangeBus;
+  flagCache: FlagCache;
   now: Date;
 }
 
@@ -20,8 +24,6 @@ export interface AppliedChange {
   extraChanges: Change[];
   /** `detail.trigger.payload` of the activity entry. */
   payload: Record<string, unknown>;
-  /** Flags written, for this process's flag cache after commit. */
-  flags: FlagRecord[];
   /** One line for the log. */
   summary: string;
 }

@@ -1,0 +1,90 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pool, PoolClient } from './pool.ts';
+import { withTransaction } from './transaction.ts';
+import { isRetryableConflict } from './unavailable.ts';
+
+/** Something this process does once a write has committed (a cache update, a change delivered here). */
+export type Effect = () => void;
+
+/**
+ * One write: its transaction's connection, and the effects it collects. The effects run after
+ * COMMIT, in the order they were added, once; a rollback drops them.
+ */
+export interface UnitOfWork {
+  readonly client: PoolClient;
+  afterCommit(effect: Effect): void;
+}
+
+export interface UnitOfWorkOptions {
+  /** The statement that opens the transaction (an isolation level, `SET LOCAL` settings). */
+  begin?: string;
+  /**
+   * The whole unit may run again: on a serialization failure or a deadlock it is retried (with a
+   * short jittered wait) up to `MAX_ATTEMPTS` times. Only for work whose every step is inside the
+   * transaction (nothing sent, nothing kept from a failed attempt).
+   */
+  retry?: boolean;
+  /** Other failures worth a rerun of a retryable unit (ingestion: a concurrent insert of the same person). */
+  retryAlso?: (error: unknown) => boolean;
+}
+
+export const MAX_ATTEMPTS = 3;
+
+/** The wait before attempt `attempt` (2, 3, …): 5–15 ms, then 10–30 ms, … */
+export function retryDelay(attempt: number, random = Math.random): number {
+  const base = 10 * 2 ** Math.max(0, attempt - 2);
+  return Math.round(base / 2 + random() * base);
+}
+
+/** Told of an effect that threw after its write committed: the write stands, the failure is logged. */
+export type EffectFailureLog = (error: unknown) => void;
+
+class CollectingUnit implements UnitOfWork {
+  readonly effects: Effect[] = [];
+
+  constructor(readonly client: PoolClient) {}
+
+  afterCommit(effect: Effect): void {
+    this.effects.push(effect);
+  }
+}
+
+/** Runs units of work on one pool; the one way this process writes. */
+export class UnitsOfWork {
+  constructor(
+    readonly pool: Pool,
+    private readonly logEffectFailure: EffectFailureLog = () => {},
+  ) {}
+
+  async run<T>(work: (unit: UnitOfWork) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
+    for (let attempt = 1; ; attempt++) {
+      let unit: CollectingUnit | undefined;
+      let result: T;
+      try {
+        result = await withTransaction(
+          this.pool,
+          async (client) => {
+            unit = new CollectingUnit(client);
+            return work(unit);
+          },
+          options.begin,
+        );
+      } catch (error) {
+        const retryable = options.retry === true && (isRetryableConflict(error) || options.retryAlso?.(error) === true);
+        if (!retryable || attempt >= MAX_ATTEMPTS) throw error;
+        await sleep(retryDelay(attempt + 1));
+        continue;
+      }
+      for (const effect of unit?.effects ?? []) this.runEffect(effect);
+      return result;
+    }
+  }
+
+  private runEffect(effect: Effect): void {
+    try {
+      effect();
+    } catch (error) {
+      this.logEffectFailure(error);
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { LRUCache } from 'lru-cache';
+import { cacheRequests } from './metrics/metrics.ts';
+
+export interface BoundedCacheOptions {
+  /** Entries kept at most; past it the least recently used goes. */
+  max: number;
+  /** How long an entry is served at most (ms). */
+  ttlMs: number;
+  /** Counted under this name in the cache metrics (hits and misses); none: not counted. */
+  metricName?: string;
+}
+
+/**
+ * The project's one shape of in-memory cache with a bound: least recently used entries go first
+ * when it is full, and each lives `ttlMs` at most. Values may be null (a lookup that found nothing
+ * is remembered too).
+ */
+export class BoundedCache<V> {
+  private readonly entries: LRUCache<string, { value: V }>;
+  private readonly metricName: string | undefined;
+
+  constructor(options: BoundedCacheOptions) {
+    this.entries = new LRUCache<string, { value: V }>({ max: options.max, ttl: options.ttlMs });
+    this.metricName = options.metricName;
+  }
+
+  /** The fresh entry, or undefined. */
+  get(key: string): { value: V } | undefined {
+    const hit = this.entries.get(key);
+    if (this.metricName) cacheRequests.inc({ cache: this.metricName, result: hit ? 'hit' : 'miss' });
+    return hit;
+  }
+
+  set(key: string, value: V): void {
+    this.entries.set(key, { value });
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+}
