@@ -10,7 +10,9 @@
  * - hostile-regex: stored patterns against hostile values, with /_health probed beside;
  * - flag-scale: /flags?v=2 with 10 000 and 25 000 flags in one project, /_health and /_readyz probed beside;
  * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium;
- * - workers: /flags/definitions and /flags?v=2 with WORKERS=1 vs 2.
+ * - workers: /flags/definitions and /flags?v=2 with WORKERS=1 vs 2;
+ * - flag-cpu: server CPU per flag evaluated with 1 000 mixed flags, and the engine alone;
+ * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -22,6 +24,7 @@ import { loadBenchConfig } from './lib/config.ts';
 import { writeResults } from './lib/report.ts';
 import { consoleScenario } from './scenarios/console.ts';
 import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
+import { flagCpuScenario } from './scenarios/flag-cpu.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
 import { hostileRegexScenario } from './scenarios/hostile-regex.ts';
@@ -29,6 +32,7 @@ import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
 import { surveyResponsesScenario } from './scenarios/survey-responses.ts';
 import { surveysScenario } from './scenarios/surveys.ts';
+import { threeProcessScenario } from './scenarios/three-process.ts';
 import { workersScenario } from './scenarios/workers.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
@@ -46,6 +50,8 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'flag-scale': flagScaleScenario,
   console: consoleScenario,
   workers: workersScenario,
+  'flag-cpu': flagCpuScenario,
+  'three-process': threeProcessScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

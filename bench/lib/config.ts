@@ -89,6 +89,9 @@ const ALIASES: Record<string, ScenarioName> = {
   regex: 'hostile-regex',
   'flag-scale': 'flag-scale',
   console: 'console',
+  workers: 'workers',
+  'flag-cpu': 'flag-cpu',
+  'three-process': 'three-process',
 };
 
 function scenarios(): ScenarioName[] {

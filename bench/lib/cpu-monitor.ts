@@ -18,7 +18,7 @@ export interface CpuShare {
   foreignPercent: number;
   /** This process: the load generator (autocannon or the posthog-node clients), in % of all cores. */
   benchPercent: number;
-  /** The server under test. */
+  /** The server under test (with its worker processes). */
   serverPercent: number;
   /** The PostgreSQL backends (and autovacuum workers) of the server's database. */
   postgresPercent: number;
@@ -61,6 +61,11 @@ function processStat(pid: number): { ticks: number; ppid: number } {
   }
 }
 
+/** CPU time (user + system) a process has used so far, in seconds (Linux /proc; clock ticks of 10 ms). */
+export function processCpuSeconds(pid: number): number {
+  return processStat(pid).ticks / 100;
+}
+
 type Role = 'bench' | 'server' | 'postgres' | 'postgresShared';
 
 /** Our processes by role; PostgreSQL's shared processes only of the cluster serving our database. */
@@ -75,8 +80,12 @@ function ourPids(ours: Ours): Map<number, Role> {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const cmdline = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
-      if (!cmdline.startsWith('postgres:')) continue;
       const pid = Number(entry);
+      if (!cmdline.startsWith('postgres:')) {
+        // The server's own children (its workers with WORKERS > 1) are the server too.
+        if (pid !== ours.pid && processStat(pid).ppid === ours.pid) roles.set(pid, 'server');
+        continue;
+      }
       if (cmdline.includes(ours.databaseName)) {
         roles.set(pid, 'postgres');
         postmasters.add(processStat(pid).ppid);

@@ -9,6 +9,7 @@
 import type { BenchConfig } from '../lib/config.ts';
 import { expectStatus } from '../lib/http.ts';
 import { measureSettingsOf, runOperation, type OperationResult } from '../lib/measure.ts';
+import { withLoadGeneratorPinned } from '../lib/pin.ts';
 import { table } from '../lib/report.ts';
 import { projectToken, startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { OperationPlan } from '../targets/target.ts';
@@ -58,6 +59,7 @@ export const workersScenario: Scenario = {
   async run(config: BenchConfig, log: Log) {
     const settings = measureSettingsOf(config);
     const persons = people(PERSONS);
+    const loadgenCpus = process.env.BENCH_LOADGEN_CPUS?.trim() || null;
     const results: Record<string, Record<string, OperationResult>> = {};
     for (const workers of WORKER_COUNTS) {
       log(`workers: starting Bellwether with WORKERS=${workers}`);
@@ -66,10 +68,10 @@ export const workersScenario: Scenario = {
         const token = await projectToken(target);
         await seed(target, token, persons);
         const named = { ...target, name: `Bellwether (WORKERS=${workers})` };
-        results[workers] = {
+        results[workers] = await withLoadGeneratorPinned(loadgenCpus, async () => ({
           definitions: await runOperation(named, definitions(token), settings, 'GET /flags/definitions', log),
           evaluation: await runOperation(named, evaluation(token, persons), settings, 'POST /flags?v=2', log),
-        };
+        }));
       } finally {
         await target.stop();
       }

@@ -24,6 +24,11 @@ function listPage(body: unknown): { count: number; results: unknown[] } | null {
   return { count: typeof page.count === 'number' ? page.count : -1, results: page.results };
 }
 
+/** Extra node options for the server (not allowed in NODE_OPTIONS, such as --cpu-prof). */
+function serverNodeArgs(): string[] {
+  return (process.env.BENCH_SERVER_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+}
+
 /** Bellwether with its database's address, for scenarios that seed or count with SQL. */
 export interface BellwetherTarget extends Target {
   databaseUrl: string;
@@ -52,27 +57,9 @@ export async function startBellwether(adminDatabaseUrl: string, options: { worke
   const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
   const headers = { authorization: `Bearer ${apiKey}` };
   const launch = async (): Promise<BellwetherTarget> => {
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    service = await spawnService({
-      name: 'Bellwether',
-      command: process.execPath,
-      args: ['--import', 'tsx', 'src/main.ts'],
-      cwd: REPO_ROOT,
-      env: {
-        DATABASE_URL: database.url,
-        PORT: String(port),
-        HOST: '127.0.0.1',
-        INIT_API_KEY: apiKey,
-        LOG_LEVEL: 'warn',
-        NODE_ENV: 'production',
-        // One process unless a scenario compares worker counts: the other scenarios' figures stay comparable.
-        WORKERS: String(options.workers ?? 1),
-      },
-      readyUrl: `${baseUrl}/_health`,
-    });
+    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1);
+    service = running;
     await verifyAuthentication(baseUrl, headers);
-    const running = service;
     const target = bellwetherTarget(baseUrl, headers, { pid: running.pid, databaseName: database.name, output: running.output }, stop);
     return {
       ...target,
@@ -89,6 +76,47 @@ export async function startBellwether(adminDatabaseUrl: string, options: { worke
     await stop();
     throw error;
   }
+}
+
+/** One server process on `databaseUrl` with `apiKey`, once `/_health` answers. */
+async function spawnBellwether(databaseUrl: string, apiKey: string, workers: number, name = 'Bellwether'): Promise<{ baseUrl: string; process: ServiceProcess }> {
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const running = await spawnService({
+    name,
+    command: process.execPath,
+    // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: profiling the server under load.
+    args: [...serverNodeArgs(), '--import', 'tsx', 'src/main.ts'],
+    cwd: REPO_ROOT,
+    env: {
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      INIT_API_KEY: apiKey,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+      // One process unless a scenario compares worker counts: the other scenarios' figures stay comparable.
+      WORKERS: String(workers),
+    },
+    readyUrl: `${baseUrl}/_health`,
+  });
+  return { baseUrl, process: running };
+}
+
+/** A server process of its own beside `target`, on the same database and key: nodes sharing one PostgreSQL. */
+export interface NodeProcess {
+  name: string;
+  baseUrl: string;
+  pid: number;
+  databaseName: string;
+  headers: Record<string, string>;
+  stop(): Promise<void>;
+}
+
+export async function startAnotherNode(target: BellwetherTarget, name: string): Promise<NodeProcess> {
+  const apiKey = target.headers.authorization.replace(/^Bearer /, '');
+  const { baseUrl, process: running } = await spawnBellwether(target.databaseUrl, apiKey, 1, name);
+  return { name, baseUrl, pid: running.pid, databaseName: target.databaseName, headers: target.headers, stop: () => running.stop() };
 }
 
 /** No key: 401; our key: 200. A 404 means the flag endpoints are not there (yet). */

@@ -5,6 +5,7 @@
 import type { EvaluationEnv } from './env.ts';
 import { inRollout, type HashedFlag } from './hash.ts';
 import { MISSING } from './logic.ts';
+import { compileProperty, type PropertyMatcher } from './operators.ts';
 import type { FlagGroup, FlagProperty } from './types.ts';
 
 export type ConditionOutcome = 'match' | 'no_match' | 'out_of_rollout_bound' | 'missing_dependency';
@@ -17,6 +18,8 @@ export interface Condition {
   /** The stored position (`condition_index`). */
   readonly index: number;
   readonly properties: readonly FlagProperty[];
+  /** Each property compiled (`compileProperty`), or null for cohort and flag conditions (and non-objects), which the environment decides. */
+  readonly matchers: readonly (PropertyMatcher | null)[];
   readonly rollout: number | null | undefined;
   /** The set's own group type index (mixed targeting); absent or null: the flag's subject. */
   readonly aggregation: number | null | undefined;
@@ -25,9 +28,13 @@ export interface Condition {
 }
 
 export function readCondition(group: FlagGroup, index: number, variantKeys: ReadonlySet<string>): Condition {
+  const properties = group.properties ?? [];
   return {
     index,
-    properties: group.properties ?? [],
+    properties,
+    matchers: properties.map((property) =>
+      property && typeof property === 'object' && property.type !== 'cohort' && property.type !== 'flag' ? compileProperty(property) : null,
+    ),
     rollout: group.rollout_percentage,
     aggregation: group.aggregation_group_type_index,
     override: typeof group.variant === 'string' && variantKeys.has(group.variant) ? group.variant : null,
@@ -42,8 +49,10 @@ export function evaluateCondition(
   env: EvaluationEnv,
 ): ConditionOutcome {
   let missing = false;
-  for (const property of condition.properties) {
-    const result = env.matchMember(property, properties);
+  const { matchers } = condition;
+  for (let i = 0; i < matchers.length; i++) {
+    const matcher = matchers[i];
+    const result = matcher !== null ? matcher(properties, env.now) : env.matchMember(condition.properties[i], properties);
     if (result === false) return 'no_match';
     if (result === MISSING) missing = true;
   }

@@ -51,7 +51,7 @@ export function flagEvaluator(flag: EvaluationFlag): (ctx: EvaluationContext) =>
 }
 
 function result(prepared: PreparedFlag, enabled: boolean, variant: string | null, why: FlagReason): FlagResult {
-  return { key: prepared.flag.key, enabled, variant, payload: enabled ? prepared.payload(variant) : null, reason: why };
+  return prepared.result(enabled, variant, why);
 }
 
 /** One prepared flag in an environment (the person, the clock, how dependencies resolve). */

@@ -18,7 +18,7 @@
  */
 import type { FlagProperty } from './types.ts';
 import { conditionDate, dateOf } from './dates.ts';
-import { caretRange, compareVersions, inRange, parseVersion, tildeRange, wildcardRange, type VersionRange } from './semver.ts';
+import { caretRange, compareVersions, inRange, parseVersion, tildeRange, wildcardRange, type Version, type VersionRange } from './semver.ts';
 import { matchRegex } from '../targeting/regex.ts';
 import { asciiLower, isBooleanLike, isTruthyValue, jsonText, looseNumber, looseText } from './values.ts';
 
@@ -29,62 +29,135 @@ export function hasProperty(bag: Record<string, unknown>, key: string): boolean 
   return Object.prototype.hasOwnProperty.call(bag, key) && bag[key] !== undefined;
 }
 
-/** Does the property condition hold for these properties? (`cohort` and `flag` conditions are handled elsewhere.) */
-export function matchProperty(property: FlagProperty, bag: Record<string, unknown>, now: Date): boolean {
+/** A property condition read once: whether it holds for a property bag at a time. */
+export type PropertyMatcher = (bag: Record<string, unknown>, now: Date) => boolean;
+
+/** What an operator does with a present value (not `undefined`; null only for NULL_AS_TEXT operators). */
+type ValueTest = (actual: unknown, now: Date) => boolean;
+
+/**
+ * The condition compiled: its key's text, its operator and what the condition value reads as
+ * (lower-cased texts, versions, ranges) worked out once, so that evaluating it for many people
+ * only reads the person's value. Holds exactly when `matchProperty` would.
+ */
+export function compileProperty(property: FlagProperty): PropertyMatcher {
   const key = looseText(property.key);
   const operator = property.operator || 'exact';
-  const present = hasProperty(bag, key);
-  if (operator === 'is_set') return present;
-  if (operator === 'is_not_set') return !present;
-  if (!present) return MATCH_WHEN_MISSING.has(operator);
-  const actual = bag[key];
-  if (actual === null && !NULL_AS_TEXT.has(operator)) return false;
+  if (operator === 'is_set') return (bag) => hasProperty(bag, key);
+  if (operator === 'is_not_set') return (bag) => !hasProperty(bag, key);
+  const whenMissing = MATCH_WHEN_MISSING.has(operator);
+  const nullAsText = NULL_AS_TEXT.has(operator);
   const expected = property.value;
-  if (expected === undefined) return false;
+  const test = expected === undefined ? null : valueTest(operator, expected);
+  return (bag, now) => {
+    if (!hasProperty(bag, key)) return whenMissing;
+    const actual = bag[key];
+    if (actual === null && !nullAsText) return false;
+    return test === null ? false : test(actual, now);
+  };
+}
 
+const compiled = new WeakMap<FlagProperty, PropertyMatcher>();
+
+/**
+ * Does the property condition hold for these properties? (`cohort` and `flag` conditions are
+ * handled elsewhere.) A condition is compiled the first time it is seen; conditions are not
+ * changed once evaluated.
+ */
+export function matchProperty(property: FlagProperty, bag: Record<string, unknown>, now: Date): boolean {
+  let matcher = compiled.get(property);
+  if (matcher === undefined) {
+    matcher = compileProperty(property);
+    compiled.set(property, matcher);
+  }
+  return matcher(bag, now);
+}
+
+function valueTest(operator: string, expected: unknown): ValueTest | null {
   switch (operator) {
-    case 'exact':
-      return exactMatch(expected, actual);
-    case 'is_not':
-      return !exactMatch(expected, actual);
-    case 'icontains':
-      return containsText(actual, expected);
-    case 'not_icontains':
-      return !containsText(actual, expected);
-    case 'icontains_multi':
-      return containsAny(actual, expected);
-    case 'not_icontains_multi':
-      return !containsAny(actual, expected);
+    case 'exact': {
+      const exact = exactTest(expected);
+      return (actual) => exact(actual);
+    }
+    case 'is_not': {
+      const exact = exactTest(expected);
+      return (actual) => !exact(actual);
+    }
+    case 'icontains': {
+      const needle = asciiLower(looseText(expected));
+      return (actual) => asciiLower(looseText(actual)).includes(needle);
+    }
+    case 'not_icontains': {
+      const needle = asciiLower(looseText(expected));
+      return (actual) => !asciiLower(looseText(actual)).includes(needle);
+    }
+    case 'icontains_multi': {
+      const needles = containsNeedles(expected);
+      return (actual) => containsAnyNeedle(actual, needles);
+    }
+    case 'not_icontains_multi': {
+      const needles = containsNeedles(expected);
+      return (actual) => !containsAnyNeedle(actual, needles);
+    }
     case 'regex':
     case 'not_regex': {
-      const found = matchRegex(looseText(expected), looseText(actual));
-      if (found === null) return false; // a refused pattern or a text too long to search fails both ways
-      return operator === 'regex' ? found : !found;
+      const pattern = looseText(expected);
+      const wanted = operator === 'regex';
+      return (actual) => {
+        const found = matchRegex(pattern, looseText(actual));
+        if (found === null) return false; // a refused pattern or a text too long to search fails both ways
+        return found === wanted;
+      };
     }
     case 'gt':
     case 'gte':
     case 'lt':
-    case 'lte':
-      return compareOrdered(operator, actual, expected);
+    case 'lte': {
+      const number = looseNumber(expected);
+      const text = looseText(expected);
+      return (actual) => {
+        const a = looseNumber(actual);
+        if (Number.isFinite(a) && Number.isFinite(number)) return ordered(operator, a, number);
+        return ordered(operator, looseText(actual), text);
+      };
+    }
     case 'is_date_before':
     case 'is_date_after':
-    case 'is_date_exact':
-      return compareDates(operator, actual, expected, now);
+    case 'is_date_exact': {
+      // A relative condition value depends on the clock: read again when `now` moves.
+      let readAt = Number.NaN;
+      let target: Date | null = null;
+      return (actual, now) => {
+        if (now.getTime() !== readAt) {
+          target = conditionDate(expected, now);
+          readAt = now.getTime();
+        }
+        return compareDates(operator, actual, target);
+      };
+    }
     case 'semver_eq':
     case 'semver_neq':
     case 'semver_gt':
     case 'semver_gte':
     case 'semver_lt':
-    case 'semver_lte':
-      return compareSemver(operator, actual, expected);
-    case 'semver_tilde':
-      return versionInRange(actual, tildeRange(expected));
-    case 'semver_caret':
-      return versionInRange(actual, caretRange(expected));
-    case 'semver_wildcard':
-      return versionInRange(actual, wildcardRange(expected));
+    case 'semver_lte': {
+      const target = parseVersion(expected);
+      return (actual) => compareSemver(operator, actual, target);
+    }
+    case 'semver_tilde': {
+      const range = tildeRange(expected);
+      return (actual) => versionInRange(actual, range);
+    }
+    case 'semver_caret': {
+      const range = caretRange(expected);
+      return (actual) => versionInRange(actual, range);
+    }
+    case 'semver_wildcard': {
+      const range = wildcardRange(expected);
+      return (actual) => versionInRange(actual, range);
+    }
     default:
-      return false; // unknown operators (and `in`/`not_in` outside a cohort property) match nothing
+      return () => false; // unknown operators (and `in`/`not_in` outside a cohort property) match nothing
   }
 }
 
@@ -94,19 +167,30 @@ export function matchProperty(property: FlagProperty, bag: Record<string, unknow
  * a list means "any of"; otherwise the texts compare case-insensitively.
  */
 export function exactMatch(expected: unknown, actual: unknown): boolean {
-  if (isBooleanLike(expected)) return isTruthyValue(expected) === isTruthyValue(actual);
-  const text = jsonText(actual).toLowerCase();
-  if (Array.isArray(expected)) return expected.some((item) => jsonText(item).toLowerCase() === text);
-  return jsonText(expected).toLowerCase() === text;
+  return exactTest(expected)(actual);
 }
 
-function containsText(actual: unknown, expected: unknown): boolean {
-  return asciiLower(looseText(actual)).includes(asciiLower(looseText(expected)));
+function exactTest(expected: unknown): (actual: unknown) => boolean {
+  if (isBooleanLike(expected)) {
+    const truth = isTruthyValue(expected);
+    return (actual) => truth === isTruthyValue(actual);
+  }
+  if (Array.isArray(expected)) {
+    const texts = expected.map((item) => jsonText(item).toLowerCase());
+    return (actual) => texts.includes(jsonText(actual).toLowerCase());
+  }
+  const text = jsonText(expected).toLowerCase();
+  return (actual) => jsonText(actual).toLowerCase() === text;
 }
 
-function containsAny(actual: unknown, expected: unknown): boolean {
-  const needles = Array.isArray(expected) ? expected : [expected];
-  return needles.some((needle) => containsText(actual, needle));
+function containsNeedles(expected: unknown): string[] {
+  return (Array.isArray(expected) ? expected : [expected]).map((needle) => asciiLower(looseText(needle)));
+}
+
+function containsAnyNeedle(actual: unknown, needles: readonly string[]): boolean {
+  if (needles.length === 0) return false;
+  const haystack = asciiLower(looseText(actual));
+  return needles.some((needle) => haystack.includes(needle));
 }
 
 /** Numerically when both sides read as finite numbers (`parseFloat`), else as texts. */
@@ -130,8 +214,7 @@ function ordered<T extends number | string>(operator: 'gt' | 'gte' | 'lt' | 'lte
   }
 }
 
-function compareDates(operator: string, actual: unknown, expected: unknown, now: Date): boolean {
-  const target = conditionDate(expected, now);
+function compareDates(operator: string, actual: unknown, target: Date | null): boolean {
   const value = dateOf(actual);
   if (!target || !value) return false;
   if (operator === 'is_date_before') return value.getTime() < target.getTime();
@@ -139,8 +222,7 @@ function compareDates(operator: string, actual: unknown, expected: unknown, now:
   return value.getTime() === target.getTime();
 }
 
-function compareSemver(operator: string, actual: unknown, expected: unknown): boolean {
-  const target = parseVersion(expected);
+function compareSemver(operator: string, actual: unknown, target: Version | null): boolean {
   const value = parseVersion(actual);
   if (!target || !value) return false;
   const order = compareVersions(value, target);

@@ -4,7 +4,7 @@
  */
 import { orderedConditions, readCondition, type Condition } from './conditions.ts';
 import { hashPrefixOf } from './hash.ts';
-import type { EvaluationFlag, FlagFilters, FlagVariant } from './types.ts';
+import type { EvaluationFlag, FlagFilters, FlagReason, FlagResult, FlagVariant } from './types.ts';
 
 export interface PreparedFlag {
   readonly flag: EvaluationFlag;
@@ -26,7 +26,16 @@ export interface PreparedFlag {
   readonly hasHoldout: boolean;
   /** The payload of a match with this variant (null: no variant), or null. */
   payload(variant: string | null): string | null;
+  /**
+   * The flag's result for this outcome. A flag takes only a few outcomes, so each is made once
+   * (frozen) and the same object is returned for every person after: evaluating allocates no result,
+   * and renderers may key what they render on the result's identity.
+   */
+  result(enabled: boolean, variant: string | null, reason: FlagReason): FlagResult;
 }
+
+/** Past this many outcomes of one flag (holdout variants, many condition sets) results are made without keeping them. */
+const MAX_KEPT_OUTCOMES = 32;
 
 /** `payloads[variant]`, or `payloads["true"]` for a match without a variant; null when there is none. */
 export function payloadFor(filters: FlagFilters | null | undefined, variant: string | null): string | null {
@@ -41,6 +50,16 @@ export function prepareFlag(flag: EvaluationFlag): PreparedFlag {
   const payloads = new Map<string, string | null>();
   const variantKeys = new Set(variants.map((variant) => variant.key));
   const superGroup = Array.isArray(filters.super_groups) ? filters.super_groups[0] : undefined;
+  const outcomes: FlagResult[] = [];
+  const payload = (variant: string | null): string | null => {
+    const key = variant ?? 'true';
+    let found = payloads.get(key);
+    if (found === undefined) {
+      found = payloadFor(filters, variant);
+      payloads.set(key, found);
+    }
+    return found;
+  };
   return {
     flag,
     filters,
@@ -54,14 +73,15 @@ export function prepareFlag(flag: EvaluationFlag): PreparedFlag {
     hasSuperCondition: filters.feature_enrollment === true || (Array.isArray(filters.super_groups) && filters.super_groups.length > 0),
     superCondition: superGroup && typeof superGroup === 'object' ? readCondition(superGroup, 0, variantKeys) : null,
     hasHoldout: (Array.isArray(filters.holdout_groups) && filters.holdout_groups.length > 0) || (filters.holdout !== undefined && filters.holdout !== null),
-    payload(variant) {
-      const key = variant ?? 'true';
-      let payload = payloads.get(key);
-      if (payload === undefined) {
-        payload = payloadFor(filters, variant);
-        payloads.set(key, payload);
+    payload,
+    result(enabled, variant, reason) {
+      for (let i = 0; i < outcomes.length; i++) {
+        const kept = outcomes[i];
+        if (kept.reason === reason && kept.enabled === enabled && kept.variant === variant) return kept;
       }
-      return payload;
+      const made: FlagResult = Object.freeze({ key: flag.key, enabled, variant, payload: enabled ? payload(variant) : null, reason });
+      if (outcomes.length < MAX_KEPT_OUTCOMES) outcomes.push(made);
+      return made;
     },
   };
 }

@@ -5,6 +5,7 @@ import type { FlagDeps } from './deps.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
 import { membershipLevel } from '../platform/auth/principal.ts';
 import { sendJson } from '../platform/http/send-json.ts';
+import { NoBody } from '../events/taxonomy/http.ts';
 import { toUserSummary } from '../platform/users/user-summary.ts';
 import { notFound, requiredField } from '../platform/errors.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
@@ -132,6 +133,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
           tags: TAGS,
           summary: 'Never deletes: answers 405 with no body. Soft-delete with PATCH {"deleted": true}.',
           params: FlagParams,
+          response: { 405: NoBody('Always: flags are never deleted (`Allow` lists the methods offered). Soft-delete with PATCH `{"deleted": true}`.') },
         },
       },
       async (_request, reply) => reply.code(405).header('allow', 'GET, PATCH, HEAD, OPTIONS').send(),

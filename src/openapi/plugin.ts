@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import { completeDocument, type OpenApiDocument } from './document.ts';
 
 const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
 const SESSION_SCHEME = 'SessionCookieAuth';
@@ -26,6 +27,7 @@ function documentScope(route: RouteOptions): void {
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.addHook('onRoute', documentScope);
   await app.register(swagger, {
+    transformObject: (documentObject) => completeDocument((documentObject as { openapiObject: OpenApiDocument }).openapiObject),
     openapi: {
       openapi: '3.0.3',
       info: {

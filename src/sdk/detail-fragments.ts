@@ -22,11 +22,21 @@ const MAX_OUTCOMES = 32;
 
 export class DetailFragments {
   private readonly outcomes: Outcome[] = [];
+  /** The engine hands out one result object per outcome of a flag (PreparedFlag.result): found by identity first. */
+  private readonly byResult = new Map<FlagResult, Buffer>();
 
   constructor(private readonly record: FlagRecord) {}
 
   /** The entry for this result, `"key":{…}`, in UTF-8. */
   entry(result: FlagResult): Buffer {
+    const known = this.byResult.get(result);
+    if (known !== undefined) return known;
+    const bytes = this.entryOf(result);
+    if (this.byResult.size < MAX_OUTCOMES) this.byResult.set(result, bytes);
+    return bytes;
+  }
+
+  private entryOf(result: FlagResult): Buffer {
     const { enabled, variant, reason, payload } = result;
     for (const outcome of this.outcomes) {
       if (

@@ -63,8 +63,7 @@ function detailBody(evaluation: Evaluation, config: boolean): Buffer {
   let offset = head.copy(body, 0);
   for (let i = 0; i < entries.length; i++) {
     if (i > 0) body[offset++] = COMMA;
-    body.set(entries[i], offset);
-    offset += entries[i].length;
+    offset += entries[i].copy(body, offset);
   }
   body.write(tail, offset, 'latin1');
   return body;

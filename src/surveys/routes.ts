@@ -8,6 +8,7 @@ import { isQueryTrue } from '../platform/http/drf-boolean.ts';
 import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../platform/http/pagination.ts';
 import { sendJson } from '../platform/http/send-json.ts';
+import { NoBody } from '../events/taxonomy/http.ts';
 import { toUserSummary } from '../platform/users/user-summary.ts';
 import { createSurvey } from './create.ts';
 import { deleteSurveyById } from './delete.ts';
@@ -142,6 +143,7 @@ export function surveyRoutes(deps: SurveyDeps) {
           tags: TAGS,
           summary: 'Delete a survey (204); its targeting, internal and sampling flags are soft-deleted, the linked flag is kept',
           params: SurveyParams,
+          response: { 204: NoBody('Deleted.') },
         },
       },
       async (request, reply) => {

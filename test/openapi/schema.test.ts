@@ -1,6 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { OVERRIDES } from '../../src/openapi/operation-ids.ts';
+import type { OpenApiDocument } from '../../src/openapi/document.ts';
+import { FLAG_OPERATORS } from '../../src/targeting/operators.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { operationsOf } from './served-document.ts';
 
 type Operation = { security?: Record<string, string[]>[]; 'x-required-scope'?: string; requestBody?: unknown; responses?: Record<string, unknown> };
 type Document = { openapi: string; paths: Record<string, Record<string, Operation>> };
@@ -62,4 +66,73 @@ test('Swagger UI is served', async () => {
   const response = await t.request({ method: 'GET', url: '/api/schema/swagger-ui/', key: null });
   assert.equal(response.statusCode, 200);
   assert.match(String(response.headers['content-type']), /text\/html/);
+});
+
+const full = () => doc as unknown as OpenApiDocument;
+const byId = (operationId: string) => {
+  const found = operationsOf(full()).find(({ operation }) => operation.operationId === operationId);
+  assert.ok(found, operationId);
+  return found.operation;
+};
+const bodyOf = (operationId: string) => byId(operationId).requestBody?.content?.['application/json']?.schema as Record<string, unknown>;
+
+test('every operation has a unique operation id in PostHog style', () => {
+  const ids = operationsOf(full()).map(({ operation }) => operation.operationId ?? '');
+  assert.ok(ids.length > 100);
+  for (const id of ids) assert.match(id, /^[a-z][a-z0-9_]*_(list|create|retrieve|update|partial_update|destroy)$/);
+  assert.deepEqual(ids.filter((id, i) => ids.indexOf(id) !== i), []);
+  for (const id of ['feature_flags_list', 'feature_flags_create', 'feature_flags_retrieve', 'feature_flags_partial_update', 'feature_flags_update', 'feature_flags_destroy', 'surveys_destroy']) byId(id);
+  const keys = new Set(operationsOf(full()).map(({ method, path }) => `${method.toUpperCase()} ${path}`));
+  for (const key of Object.keys(OVERRIDES)) assert.ok(keys.has(key), `the override ${key} names a documented operation`);
+});
+
+test('every operation documents its error responses with the one error body', async () => {
+  const document = full();
+  const responses = document.components.responses as Record<string, { content: Record<string, { schema: { $ref: string } }> }>;
+  for (const { operation } of operationsOf(document)) {
+    const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);
+    assert.ok(errors.length >= 1, operation.operationId);
+    for (const [status, response] of errors) {
+      if (operation.operationId === 'feature_flags_destroy' && status === '405') continue;
+      const name = response.$ref?.replace('#/components/responses/', '') ?? '';
+      assert.equal(responses[name]?.content['application/json'].schema.$ref, '#/components/schemas/ApiError', `${operation.operationId} ${status}`);
+    }
+  }
+  // The documented body is the one the API sends.
+  const answer = await t.request({ method: 'GET', url: '/api/projects/1/feature_flags/2147483647/' });
+  assert.equal(answer.statusCode, 404);
+  const schema = document.components.schemas?.ApiError as { required: string[] };
+  assert.deepEqual(Object.keys(answer.json()).sort(), [...schema.required].sort());
+});
+
+test('each operation documents its real success status', () => {
+  const statuses = (id: string) => Object.keys(byId(id).responses).filter((status) => Number(status) < 400 || status === '405');
+  assert.deepEqual(statuses('feature_flags_destroy'), ['405'], 'flags are never deleted');
+  assert.equal(byId('feature_flags_destroy').responses['405'].content, undefined, 'the 405 has no body');
+  assert.deepEqual(statuses('surveys_destroy'), ['204']);
+  for (const id of ['feature_flags_create', 'surveys_create', 'cohorts_create', 'projects_create', 'personal_api_keys_create']) assert.deepEqual(statuses(id), ['201'], id);
+  for (const id of ['feature_flags_partial_update', 'feature_flags_update', 'surveys_launch_create']) assert.deepEqual(statuses(id), ['200'], id);
+});
+
+test('create and full-update bodies list their required fields; partial updates require none', () => {
+  assert.deepEqual(bodyOf('feature_flags_create').required, ['key']);
+  assert.deepEqual(bodyOf('feature_flags_update').required, ['key']);
+  assert.equal(bodyOf('feature_flags_partial_update').required, undefined);
+  assert.deepEqual(bodyOf('surveys_create').required, ['name', 'type']);
+  assert.deepEqual(bodyOf('surveys_update').required, ['name', 'type']);
+  assert.equal(bodyOf('surveys_partial_update').required, undefined);
+});
+
+test('filters, questions, appearance and conditions are typed, with the operators the validation knows', () => {
+  const flagBody = bodyOf('feature_flags_create').properties as Record<string, unknown>;
+  assert.deepEqual(flagBody.filters, { $ref: '#/components/schemas/FlagFilters' });
+  const schemas = full().components.schemas as Record<string, { properties: Record<string, { enum?: unknown[]; items?: unknown }> }>;
+  assert.deepEqual(schemas.FlagFilters.properties.groups.items, { $ref: '#/components/schemas/FlagConditionGroup' });
+  for (const operator of FLAG_OPERATORS) assert.ok(schemas.FlagProperty.properties.operator.enum?.includes(operator), operator);
+  const surveyBody = bodyOf('surveys_create').properties as Record<string, { items?: unknown; allOf?: unknown }>;
+  assert.deepEqual(surveyBody.questions.items, { $ref: '#/components/schemas/SurveyQuestion' });
+  assert.deepEqual(surveyBody.appearance.allOf, [{ $ref: '#/components/schemas/SurveyAppearance' }]);
+  assert.deepEqual(surveyBody.conditions.allOf, [{ $ref: '#/components/schemas/SurveyConditions' }]);
+  const answer = byId('feature_flags_retrieve').responses['200'].content?.['application/json']?.schema;
+  assert.deepEqual(answer, { $ref: '#/components/schemas/FeatureFlag' });
 });

@@ -3,13 +3,13 @@ import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { isApiError } from './api/errors.ts';
 import { App } from './app/App.tsx';
+import { fetchFirstScreen } from './app/first-screen.ts';
 import { ToastProvider } from './ui/Toast.tsx';
 import './styles/tokens.css';
 import './styles/base.css';
 import './ui/ui.css';
 import './app/layout.css';
 import './flags/flags.css';
-import './activity/activity.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -21,6 +21,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+fetchFirstScreen(queryClient, window.location);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

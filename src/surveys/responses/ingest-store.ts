@@ -1,5 +1,6 @@
 /**
- * SQL of the survey-events processor: the new events in their narrow form (survey_events) and the
+ * SQL of the survey-events processor: the new events in their narrow form (survey_events, with a
+ * `survey sent` event's distinct id, answers and completeness for the responses list) and the
  * rollups the statistics start from (survey_submissions, survey_persons, survey_response_totals),
  * updated by what the new events add. The same numbers survey_responses_rebuild() (migration 010)
  * derives from scratch; test/surveys/stats.test.ts checks that both agree.
@@ -33,11 +34,13 @@ export async function lockSurveys(db: Queryable, keys: readonly bigint[]): Promi
  */
 const APPLY = `
 WITH fresh AS (
-  INSERT INTO survey_events (project_id, survey_id, kind, timestamp, uuid, person_id, submission_key, partial)
+  INSERT INTO survey_events (project_id, survey_id, kind, timestamp, uuid, person_id, submission_key, partial,
+                             distinct_id, answers, incomplete)
   -- One primary-key lookup per new event: LIMIT keeps the subquery per row, so the plan cannot
   -- become a scan of every survey event of the project when statistics are stale (a table that
   -- grew since its last ANALYZE, or a server without autovacuum).
-  SELECT src.project_id, src.survey_id, src.kind, src.timestamp, src.uuid, src.person_id, src.submission_key, src.partial
+  SELECT src.project_id, src.survey_id, src.kind, src.timestamp, src.uuid, src.person_id, src.submission_key, src.partial,
+         src.distinct_id, src.answers, src.incomplete
     FROM unnest($2::uuid[]) AS wanted(uuid),
          LATERAL (SELECT * FROM survey_events_source s WHERE s.project_id = $1 AND s.uuid = wanted.uuid LIMIT 1) AS src
   ON CONFLICT (project_id, uuid) DO NOTHING

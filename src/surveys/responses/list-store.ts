@@ -2,9 +2,10 @@
  * SQL of the responses list and its CSV export. A response is the latest `survey sent` event of
  * its submission inside the window (the summaries' and the statistics' rule), read from
  * `survey_events` newest first by (timestamp, uuid) through survey_events_responses_idx, so a page
- * costs the page: each row's latest sibling is looked up in survey_events_submission_idx. The
- * event's properties are read only for the answers (one jsonb array, in question order), the
- * `$survey_completed` flag and the open answers a search looks in.
+ * costs the page: each row's latest sibling is looked up in survey_events_submission_idx. What a
+ * row shows (distinct id, answers, completeness) is on the survey_events row itself (migration
+ * 015): `events` is not read. A search is narrowed by the trigram index over the answers' text
+ * (when pg_trgm is installed), then tested exactly on the open answers' keys.
  */
 import type { Queryable } from '../../db/pool.ts';
 
@@ -26,6 +27,11 @@ export interface ResponseQuery {
   searchKeys: string[];
   /** An ILIKE pattern, already escaped; null = no search. */
   searchPattern: string | null;
+  /**
+   * A search with few matches in the window: every matching event's uuid (found through the
+   * trigram index), read by primary key and sorted; null = walk the list in order and test each.
+   */
+  searchMatches: string[] | null;
   excludeArchived: boolean;
   /** The person properties shown with each response. */
   personKeys: string[];
@@ -87,16 +93,20 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
   }
   if (query.excludeArchived) where.push('NOT a.archived');
   if (query.searchPattern !== null) {
-    where.push(`EXISTS (SELECT 1 FROM unnest(${add(query.searchKeys)}::text[]) k WHERE e.properties ->> k ILIKE ${add(query.searchPattern)})`);
+    const pattern = add(query.searchPattern);
+    // The first test is what survey_events_answers_trgm_idx answers (a superset); the second is the rule.
+    where.push(`survey_answers_text(se.answers) ILIKE ${pattern}`);
+    where.push(`EXISTS (SELECT 1 FROM unnest(${add(query.searchKeys)}::text[]) k WHERE se.answers ->> k ILIKE ${pattern})`);
   }
+  if (query.searchMatches !== null) where.push(`se.uuid = ANY(${add(query.searchMatches)}::uuid[])`);
   const order = query.ascending ? 'ASC' : 'DESC';
   const text = `
     SELECT se.uuid::text AS uuid,
            (extract(epoch FROM se.timestamp) * 1000000)::bigint::text AS micros,
-           e.distinct_id,
-           coalesce((SELECT jsonb_agg(coalesce(nullif(e.properties -> k.id, 'null'::jsonb), e.properties -> k.idx) ORDER BY k.n)
+           se.distinct_id,
+           coalesce((SELECT jsonb_agg(coalesce(nullif(se.answers -> k.id, 'null'::jsonb), se.answers -> k.idx) ORDER BY k.n)
                        FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS k(id, idx, n)), '[]'::jsonb) AS answers,
-           coalesce(e.properties ->> '$survey_completed', 'true') <> 'true' AS partial,
+           coalesce(se.incomplete, false) AS partial,
            a.archived,
            p.uuid::text AS person_uuid,
            CASE WHEN p.id IS NULL THEN NULL
@@ -109,10 +119,9 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
                            WHERE later.project_id = $1 AND later.survey_id = $2::uuid AND later.kind = 3
                              AND later.submission_key = se.submission_key AND later.timestamp <= ${TO}
                            ORDER BY later.timestamp DESC, later.uuid DESC LIMIT 1) latest
-      JOIN events e ON e.project_id = se.project_id AND e.uuid = se.uuid
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM survey_response_archives r
                                           WHERE r.project_id = $1 AND r.survey_id = $2::uuid AND r.response_uuid = se.uuid) AS archived) a
-      LEFT JOIN person_distinct_ids d ON d.project_id = e.project_id AND d.distinct_id = e.distinct_id
+      LEFT JOIN person_distinct_ids d ON d.project_id = se.project_id AND d.distinct_id = se.distinct_id
       LEFT JOIN persons p ON p.id = d.person_id
      WHERE ${where.join('\n       AND ')}
      ORDER BY se.timestamp ${order}, se.uuid ${order}
@@ -120,8 +129,35 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
   return { text, values };
 }
 
+/** The conditions of a search (besides the survey's): the index's superset, then the rule. */
+const SEARCH_MATCH = `survey_answers_text(se.answers) ILIKE $5 AND EXISTS (SELECT 1 FROM unnest($6::text[]) k WHERE se.answers ->> k ILIKE $5)`;
+
+/**
+ * The search's matches in the window when there are at most `max` (their uuids), else null: a
+ * bitmap scan of survey_events_answers_trgm_idx (with pg_trgm; without it a scan of the survey's
+ * responses, bounded by the read's timeout). `partial` is left unsaid so that no index of the
+ * list's order fits this statement.
+ */
+export async function fewSearchMatches(
+  db: Queryable,
+  query: Pick<ResponseQuery, 'projectId' | 'surveyId' | 'from' | 'to' | 'searchKeys'> & { searchPattern: string },
+  max: number,
+): Promise<string[] | null> {
+  const { rows } = await db.query<{ uuid: string }>(
+    `SELECT se.uuid::text AS uuid FROM survey_events se
+      WHERE se.project_id = $1 AND se.survey_id = $2::uuid AND se.kind = 3
+        AND se.timestamp >= coalesce($3::timestamptz, '-infinity') AND se.timestamp <= ${TO}
+        AND ${SEARCH_MATCH}
+      LIMIT $7`,
+    [query.projectId, query.surveyId, query.from, query.to, query.searchPattern, query.searchKeys, max + 1],
+  );
+  return rows.length > max ? null : rows.map((row) => row.uuid);
+}
+
 export async function loadResponsePage(db: Queryable, query: ResponseQuery): Promise<ResponseRow[]> {
   const { text, values } = responsePageSql(query);
+  // A few known matches are read by key and sorted (the read may have ruled sorting out).
+  if (query.searchMatches !== null) await db.query('SET LOCAL enable_sort = on');
   const { rows } = await db.query<ResponseRow>(text, values);
   return rows;
 }

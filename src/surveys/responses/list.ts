@@ -12,11 +12,23 @@ import { answerKeys, questionsOf, type SurveyQuestion } from '../summaries/quest
 import { encodeCursor } from './cursor.ts';
 import { isoFromMicros } from './dates.ts';
 import { containsPattern, parseResponseListArgs, type ResponseListArgs, type ResponseListQueryArgs } from './list-args.ts';
-import { loadResponsePage, type ResponseQuery, type ResponseRow } from './list-store.ts';
+import { fewSearchMatches, loadResponsePage, type ResponseQuery, type ResponseRow } from './list-store.ts';
 import { clampedWindow } from './stats-store.ts';
 
 /** A page waits at most this long for the database (a search reads every response it passes). */
 export const LIST_TIMEOUT_MS = 10_000;
+
+/**
+ * A search with at most this many matches in the window reads them by key (through the trigram
+ * index); with more, walking the list in order finds a page's worth soon.
+ */
+export const FEW_SEARCH_MATCHES = 2000;
+
+/**
+ * Whether the trigram index can narrow a search for this term: it holds the trigrams of words, so
+ * a term without three letters or digits in a row would have it read every entry.
+ */
+const narrowsByTrigrams = (term: string) => /[\p{L}\p{N}]{3}/u.test(term);
 
 /** The person properties shown beside a response (PostHog's events list shows the same three). */
 export const PERSON_KEYS = ['email', 'name', 'username'];
@@ -61,17 +73,18 @@ export async function prepareReading(
 ): Promise<ResponseReading | null> {
   const window = await clampedWindow(db, survey.project_id, survey.id, args.range.from?.iso ?? null, args.range.to?.iso ?? null);
   if (window.empty) return null;
+  const searchKeys = questions.filter(searchable).flatMap(answerKeys);
+  const searchPattern = args.search === null ? null : containsPattern(args.search);
+  const place = { projectId: survey.project_id, surveyId: survey.id, from: window.from, to: window.to, searchKeys };
   return {
-    projectId: survey.project_id,
-    surveyId: survey.id,
-    from: window.from,
-    to: window.to,
+    ...place,
     answerKeys: questions.map((q) => {
       const [first, second = first] = answerKeys(q);
       return [first, second];
     }),
-    searchKeys: questions.filter(searchable).flatMap(answerKeys),
-    searchPattern: args.search === null ? null : containsPattern(args.search),
+    searchPattern,
+    searchMatches:
+      searchPattern === null || !narrowsByTrigrams(args.search ?? '') ? null : await fewSearchMatches(db, { ...place, searchPattern }, FEW_SEARCH_MATCHES),
     excludeArchived: args.excludeArchived,
     personKeys: PERSON_KEYS,
   };

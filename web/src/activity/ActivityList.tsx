@@ -4,6 +4,7 @@ import { displayName } from '../app/session.ts';
 import { diffValues } from '../lib/diff.ts';
 import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { EmptyState } from '../ui/EmptyState.tsx';
+import './activity.css';
 
 const ITEM_NOUNS: Record<string, string> = { FeatureFlag: 'the flag ', Cohort: 'the cohort ', Survey: 'the survey ', EventDefinition: 'the event ' };
 const VERBS: Record<string, string> = { created: 'created', updated: 'changed', deleted: 'deleted', restored: 'restored' };

@@ -15,7 +15,9 @@ import { ME_KEY, useMeQuery } from './session.ts';
 function SignedIn() {
   const me = useMeQuery();
   const client = useQueryClient();
-  useEffect(() => onUnauthenticated(() => void client.invalidateQueries({ queryKey: ME_KEY })), [client]);
+  // Any 401 asks "who is signed in?" again. A question already on its way (users/@me's own 401 comes
+  // here too) is awaited, not cancelled and re-sent, which would ask forever.
+  useEffect(() => onUnauthenticated(() => void client.invalidateQueries({ queryKey: ME_KEY }, { cancelRefetch: false })), [client]);
   if (me.isPending) return <Spinner label="Loading Bellwether…" />;
   if (me.isError) {
     if (isApiError(me.error) && me.error.status === 401) return <SignInPage />;

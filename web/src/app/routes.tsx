@@ -1,29 +1,32 @@
-import { lazy, Suspense, type ReactNode } from 'react';
+import { lazy, Suspense, type ComponentType } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
-import { ActivityPage } from '../activity/ActivityPage.tsx';
-import { CohortPage } from '../cohorts/CohortPage.tsx';
-import { CohortsListPage } from '../cohorts/CohortsListPage.tsx';
-import { FlagEditPage } from '../flags/FlagEditPage.tsx';
-import { FlagPage } from '../flags/FlagPage.tsx';
 import { FlagsListPage } from '../flags/FlagsListPage.tsx';
-import { PersonPage } from '../persons/PersonPage.tsx';
-import { PersonsListPage } from '../persons/PersonsListPage.tsx';
-import { SettingsPage } from '../settings/SettingsPage.tsx';
 import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
 import { Spinner } from '../ui/Feedback.tsx';
-import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
+import { useDocumentTitle } from '../ui/Page.tsx';
 
-// The survey and event-definition sections load on first visit (their builder, results and charts are large).
-const SurveysListPage = lazy(() => import('../surveys/SurveysListPage.tsx').then((module) => ({ default: module.SurveysListPage })));
+/** A page exported by name from a module loaded on first visit. */
+function lazyNamed<Props, Name extends string>(load: () => Promise<Record<Name, ComponentType<Props>>>, name: Name) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+// The flag list is the console's home page and part of the first download; every other page is
+// its own chunk, fetched on first visit, so a first load parses only what the list needs.
+const FlagEditPage = lazyNamed(() => import('../flags/FlagEditPage.tsx'), 'FlagEditPage');
+const FlagPage = lazyNamed(() => import('../flags/FlagPage.tsx'), 'FlagPage');
+const CohortsListPage = lazyNamed(() => import('../cohorts/CohortsListPage.tsx'), 'CohortsListPage');
+const CohortPage = lazyNamed(() => import('../cohorts/CohortPage.tsx'), 'CohortPage');
+const PersonsListPage = lazyNamed(() => import('../persons/PersonsListPage.tsx'), 'PersonsListPage');
+const PersonPage = lazyNamed(() => import('../persons/PersonPage.tsx'), 'PersonPage');
+const ActivityPage = lazyNamed(() => import('../activity/ActivityPage.tsx'), 'ActivityPage');
+const SettingsPage = lazyNamed(() => import('../settings/SettingsPage.tsx'), 'SettingsPage');
+const SurveysListPage = lazyNamed(() => import('../surveys/SurveysListPage.tsx'), 'SurveysListPage');
 const SurveyEditPage = lazy(() => import('../surveys/SurveyEditPage.tsx'));
 const SurveyPage = lazy(() => import('../surveys/SurveyPage.tsx'));
 const DefinitionsListPage = lazy(() => import('../definitions/DefinitionsListPage.tsx'));
 const DefinitionPage = lazy(() => import('../definitions/DefinitionPage.tsx'));
 
-function Lazy({ children }: { children: ReactNode }) {
-  return <Suspense fallback={<Spinner label="Loading the page…" />}>{children}</Suspense>;
-}
 
 function NotFoundPage() {
   useDocumentTitle('Not found');
@@ -36,7 +39,8 @@ function NotFoundPage() {
 
 export function ConsoleRoutes() {
   return (
-    <Switch>
+    <Suspense fallback={<Spinner label="Loading the page…" />}>
+      <Switch>
       <Route path="/">
         <Redirect to="/feature_flags" replace />
       </Route>
@@ -49,18 +53,19 @@ export function ConsoleRoutes() {
       <Route path="/cohorts/:id">{(params) => <CohortPage cohortId={Number(params.id)} />}</Route>
       <Route path="/persons">{() => <PersonsListPage />}</Route>
       <Route path="/persons/:id">{(params) => <PersonPage personId={params.id} />}</Route>
-      <Route path="/surveys">{() => <Lazy><SurveysListPage /></Lazy>}</Route>
-      <Route path="/surveys/new">{() => <Lazy><SurveyEditPage surveyId={null} /></Lazy>}</Route>
-      <Route path="/surveys/:id/edit">{(params) => <Lazy><SurveyEditPage surveyId={params.id} /></Lazy>}</Route>
-      <Route path="/surveys/:id">{(params) => <Lazy><SurveyPage surveyId={params.id} /></Lazy>}</Route>
-      <Route path="/data-management/events">{() => <Lazy><DefinitionsListPage /></Lazy>}</Route>
-      <Route path="/data-management/events/:id">{(params) => <Lazy><DefinitionPage definitionId={params.id} /></Lazy>}</Route>
+      <Route path="/surveys">{() => <SurveysListPage />}</Route>
+      <Route path="/surveys/new">{() => <SurveyEditPage surveyId={null} />}</Route>
+      <Route path="/surveys/:id/edit">{(params) => <SurveyEditPage surveyId={params.id} />}</Route>
+      <Route path="/surveys/:id">{(params) => <SurveyPage surveyId={params.id} />}</Route>
+      <Route path="/data-management/events">{() => <DefinitionsListPage />}</Route>
+      <Route path="/data-management/events/:id">{(params) => <DefinitionPage definitionId={params.id} />}</Route>
       <Route path="/activity">{() => <ActivityPage />}</Route>
       <Route path="/settings">
         <Redirect to="/settings/project" replace />
       </Route>
       <Route path="/settings/:tab">{(params) => <SettingsPage tab={params.tab} />}</Route>
       <Route>{() => <NotFoundPage />}</Route>
-    </Switch>
+      </Switch>
+    </Suspense>
   );
 }

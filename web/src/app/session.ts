@@ -1,12 +1,14 @@
 /** Who is signed in, and which project the console shows: both from `GET /api/users/@me/`. */
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import type { Me, TeamSummary } from '../api/types.ts';
 
 export const ME_KEY = ['me'] as const;
 
+export const meQuery = queryOptions({ queryKey: ME_KEY, queryFn: ({ signal }) => api.get<Me>('/api/users/@me/', signal), staleTime: 60_000 });
+
 export function useMeQuery() {
-  return useQuery({ queryKey: ME_KEY, queryFn: ({ signal }) => api.get<Me>('/api/users/@me/', signal), staleTime: 60_000 });
+  return useQuery(meQuery);
 }
 
 /** The signed-in person; only used below the sign-in gate, where it is always loaded. */

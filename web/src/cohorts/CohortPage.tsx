@@ -193,8 +193,8 @@ function CohortEditor({ cohort }: { cohort: Cohort | null }) {
                 </div>
               ) : null}
               {groups.map((group, g) => (
-                <section key={group.uid} className="condition-set" aria-label={`Match group ${g + 1}`}>
-                  <div className="condition-set-header">
+                <section key={group.uid} className="panel condition-set" aria-label={`Match group ${g + 1}`}>
+                  <div className="panel-header">
                     <h3>{g === 0 ? 'Match group 1' : `Or match group ${g + 1}`}</h3>
                     <Button size="sm" variant="ghost" onClick={() => setGroups(groups.filter((_, i) => i !== g))} aria-label={`Remove match group ${g + 1}`}>
                       Remove

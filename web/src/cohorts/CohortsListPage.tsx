@@ -1,26 +1,25 @@
-import { useState } from 'react';
 import { Link } from 'wouter';
 import type { Cohort } from '../api/types.ts';
 import { displayName } from '../app/session.ts';
-import { useDebounced } from '../lib/debounce.ts';
 import { formatCount, formatDate } from '../lib/format.ts';
+import { useListPage } from '../lib/list-page.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
-import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
-import { Field, Input } from '../ui/Field.tsx';
+import { ListResults, ListToolbar } from '../ui/ListPage.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
-import { Pagination } from '../ui/Pagination.tsx';
-import { Table, type Column } from '../ui/Table.tsx';
+import type { Column } from '../ui/Table.tsx';
 import { COHORT_PAGE_SIZE, useCohortList } from './api.ts';
+
+const FILTER_KEYS = ['search'];
 
 const COLUMNS: Column<Cohort>[] = [
   {
     key: 'name',
     header: 'Name',
     render: (cohort) => (
-      <div className="flag-cell">
-        <Link href={`/cohorts/${cohort.id}`} className="flag-key">
+      <div className="list-cell">
+        <Link href={`/cohorts/${cohort.id}`} className="list-title">
           {cohort.name || `Cohort ${cohort.id}`}
         </Link>
         {cohort.description ? <div className="muted small">{cohort.description}</div> : null}
@@ -35,10 +34,8 @@ const COLUMNS: Column<Cohort>[] = [
 
 export function CohortsListPage() {
   useDocumentTitle('Cohorts');
-  const [searchText, setSearchText] = useState('');
-  const [offset, setOffset] = useState(0);
-  const search = useDebounced(searchText.trim(), 250);
-  const list = useCohortList(search, offset);
+  const list = useListPage(FILTER_KEYS);
+  const cohorts = useCohortList(list.value('search'), list.offset);
   return (
     <>
       <PageHeader
@@ -50,36 +47,22 @@ export function CohortsListPage() {
           </LinkButton>
         }
       />
-      <div className="filter-bar" role="search">
-        <Field label="Search cohorts" hideLabel className="filter-search">
-          {(control) => (
-            <Input
-              {...control}
-              type="search"
-              placeholder="Search by name"
-              value={searchText}
-              onChange={(event) => {
-                setSearchText(event.target.value);
-                setOffset(0);
-              }}
-            />
-          )}
-        </Field>
-      </div>
-      {list.isPending ? (
-        <Spinner label="Loading cohorts…" />
-      ) : list.isError ? (
-        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.count === 0 && search === '' ? (
-        <EmptyState title="No cohorts yet" action={<LinkButton href="/cohorts/new" variant="primary">Create a cohort</LinkButton>}>
-          A cohort can be used in a flag's release conditions: “is in cohort Beta testers”.
-        </EmptyState>
-      ) : (
-        <>
-          <Table caption="Cohorts" columns={COLUMNS} rows={list.data.results} rowKey={(cohort) => cohort.id} empty="No cohorts match this search." busy={list.isPlaceholderData} />
-          <Pagination noun="cohorts" offset={offset} limit={COHORT_PAGE_SIZE} count={list.data.count} onOffsetChange={setOffset} />
-        </>
-      )}
+      <ListToolbar list={list} searchLabel="Search cohorts" searchPlaceholder="Search by name" />
+      <ListResults
+        list={list}
+        query={cohorts}
+        noun="cohorts"
+        pageSize={COHORT_PAGE_SIZE}
+        caption="Cohorts"
+        columns={COLUMNS}
+        rowKey={(cohort) => cohort.id}
+        noMatch="No cohorts match this search."
+        emptyState={
+          <EmptyState title="No cohorts yet" action={<LinkButton href="/cohorts/new" variant="primary">Create a cohort</LinkButton>}>
+            A cohort can be used in a flag's release conditions: “is in cohort Beta testers”.
+          </EmptyState>
+        }
+      />
     </>
   );
 }

@@ -129,7 +129,7 @@ export function FlagOverview({ flag }: { flag: FeatureFlag }) {
         <Card title="Release conditions">
           {groups.length === 0 ? <p className="muted">No condition sets: the flag is off for everyone.</p> : null}
           {groups.map((group, index) => (
-            <div key={index} className="condition-summary">
+            <div key={index} className="panel condition-summary">
               <div className="row-between">
                 <h3>Condition set {index + 1}</h3>
                 <span className="row">

@@ -1,23 +1,19 @@
-import { useEffect, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
 import type { FeatureFlag, Paginated } from '../api/types.ts';
 import { displayName, useProject, useProjectPath } from '../app/session.ts';
-import { useDebounced } from '../lib/debounce.ts';
 import { formatDate, formatRelative } from '../lib/format.ts';
-import { useUrlParams } from '../lib/url-state.ts';
+import { useListPage } from '../lib/list-page.ts';
 import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
-import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
-import { Field, Input, Select } from '../ui/Field.tsx';
+import { FilterSelect, ListResults, ListToolbar, TagsFilter } from '../ui/ListPage.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
-import { Pagination } from '../ui/Pagination.tsx';
 import { Switch } from '../ui/Switch.tsx';
-import { Table, type Column } from '../ui/Table.tsx';
+import type { Column } from '../ui/Table.tsx';
 import { useToast } from '../ui/Toast.tsx';
-import { FLAG_PAGE_SIZE, flagKeys, useFlagList, type FlagListParams } from './api.ts';
+import { FLAG_PAGE_SIZE, flagKeys, flagListParamsFrom, useFlagList } from './api.ts';
 import { FlagStatusBadges, FlagTags } from './FlagBadges.tsx';
 import { flagTypeLabel, releaseSummary } from './flag-summary.ts';
 
@@ -77,28 +73,10 @@ function useToggleActive(listKey: readonly unknown[]) {
 export function FlagsListPage() {
   useDocumentTitle('Feature flags');
   const project = useProject();
-  const [params, setParams] = useUrlParams();
-  const [searchText, setSearchText] = useState(params.get('search') ?? '');
-  const search = useDebounced(searchText.trim(), 250);
-  useEffect(() => {
-    if (search !== (params.get('search') ?? '')) setParams({ search, offset: null });
-  }, [search, params, setParams]);
-
-  const listParams: FlagListParams = {
-    search: params.get('search') ?? undefined,
-    active: params.get('active') ?? undefined,
-    type: params.get('type') ?? undefined,
-    evaluation_runtime: params.get('evaluation_runtime') ?? undefined,
-    tags: params.get('tags') ?? undefined,
-    has_evaluation_tags: params.get('has_evaluation_tags') ?? undefined,
-    created_by_id: params.get('created_by_id') ?? undefined,
-    order: params.get('order') ?? undefined,
-    offset: Number(params.get('offset') ?? 0) || undefined,
-  };
-  const list = useFlagList(listParams);
+  const list = useListPage(FILTER_KEYS);
+  const listParams = flagListParamsFrom(list.params);
+  const flags = useFlagList(listParams);
   const toggle = useToggleActive(flagKeys.list(project.id, listParams));
-  const filtered = FILTER_KEYS.some((key) => params.get(key));
-  const setFilter = (key: string) => (value: string) => setParams({ [key]: value, offset: null });
 
   const columns: Column<FeatureFlag>[] = [
     {
@@ -106,11 +84,11 @@ export function FlagsListPage() {
       header: 'Key',
       sortKey: 'key',
       render: (flag) => (
-        <div className="flag-cell">
-          <Link href={`/feature_flags/${flag.id}`} className="flag-key mono">
+        <div className="list-cell">
+          <Link href={`/feature_flags/${flag.id}`} className="list-title mono">
             {flag.key}
           </Link>
-          {flag.name ? <div className="flag-name muted">{flag.name}</div> : null}
+          {flag.name ? <div className="list-subtitle muted">{flag.name}</div> : null}
           <FlagTags tags={flag.tags} evaluationTags={flag.evaluation_tags} />
         </div>
       ),
@@ -177,75 +155,29 @@ export function FlagsListPage() {
           </LinkButton>
         }
       />
-      <div className="filter-bar" role="search">
-        <Field label="Search" hideLabel className="filter-search">
-          {(control) => <Input {...control} type="search" placeholder="Search by key or name" value={searchText} onChange={(event) => setSearchText(event.target.value)} />}
-        </Field>
-        <Field label="Status" hideLabel>
-          {(control) => <Select {...control} options={STATUS_OPTIONS} value={params.get('active') ?? ''} onChange={(event) => setFilter('active')(event.target.value)} />}
-        </Field>
-        <Field label="Type" hideLabel>
-          {(control) => <Select {...control} options={TYPE_OPTIONS} value={params.get('type') ?? ''} onChange={(event) => setFilter('type')(event.target.value)} />}
-        </Field>
-        <Field label="Evaluation runtime" hideLabel>
-          {(control) => (
-            <Select {...control} options={RUNTIME_OPTIONS} value={params.get('evaluation_runtime') ?? ''} onChange={(event) => setFilter('evaluation_runtime')(event.target.value)} />
-          )}
-        </Field>
-        <Field label="Evaluation tags" hideLabel>
-          {(control) => (
-            <Select {...control} options={EVALUATION_TAG_OPTIONS} value={params.get('has_evaluation_tags') ?? ''} onChange={(event) => setFilter('has_evaluation_tags')(event.target.value)} />
-          )}
-        </Field>
-        <Field label="Tags" hideLabel>
-          {(control) => (
-            <Input {...control} placeholder="Tags, comma separated" defaultValue={params.get('tags') ?? ''} onBlur={(event) => setFilter('tags')(event.target.value.trim())} onKeyDown={(event) => {
-              if (event.key === 'Enter') setFilter('tags')(event.currentTarget.value.trim());
-            }} />
-          )}
-        </Field>
-        {filtered ? (
-          <button
-            type="button"
-            className="btn btn-ghost"
-            onClick={() => {
-              setSearchText('');
-              setParams(Object.fromEntries([...FILTER_KEYS, 'offset'].map((key) => [key, null])));
-            }}
-          >
-            Clear filters
-          </button>
-        ) : null}
-      </div>
-      {list.isPending ? (
-        <Spinner label="Loading flags…" />
-      ) : list.isError ? (
-        <ErrorNotice error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.count === 0 && !filtered ? (
-        <EmptyState title="No feature flags yet" action={<LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>}>
-          A flag decides, for each person, whether a feature is on and which variant they get.
-        </EmptyState>
-      ) : (
-        <>
-          <Table
-            caption="Feature flags"
-            columns={columns}
-            rows={list.data.results}
-            rowKey={(flag) => flag.id}
-            order={params.get('order') ?? '-created_at'}
-            onOrderChange={(order) => setParams({ order, offset: null })}
-            busy={list.isFetching && list.isPlaceholderData}
-            empty="No flags match these filters."
-          />
-          <Pagination
-            noun="flags"
-            offset={listParams.offset ?? 0}
-            limit={FLAG_PAGE_SIZE}
-            count={list.data.count}
-            onOffsetChange={(offset) => setParams({ offset: offset ? String(offset) : null })}
-          />
-        </>
-      )}
+      <ListToolbar list={list} searchPlaceholder="Search by key or name">
+        <FilterSelect list={list} name="active" label="Status" options={STATUS_OPTIONS} />
+        <FilterSelect list={list} name="type" label="Type" options={TYPE_OPTIONS} />
+        <FilterSelect list={list} name="evaluation_runtime" label="Evaluation runtime" options={RUNTIME_OPTIONS} />
+        <FilterSelect list={list} name="has_evaluation_tags" label="Evaluation tags" options={EVALUATION_TAG_OPTIONS} />
+        <TagsFilter list={list} />
+      </ListToolbar>
+      <ListResults
+        list={list}
+        query={flags}
+        noun="flags"
+        pageSize={FLAG_PAGE_SIZE}
+        caption="Feature flags"
+        columns={columns}
+        rowKey={(flag) => flag.id}
+        defaultOrder="-created_at"
+        noMatch="No flags match these filters."
+        emptyState={
+          <EmptyState title="No feature flags yet" action={<LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>}>
+            A flag decides, for each person, whether a feature is on and which variant they get.
+          </EmptyState>
+        }
+      />
     </>
   );
 }

@@ -18,18 +18,41 @@ export interface FlagListParams {
   offset?: number;
 }
 
+/** The list's filters, sort and page as the flag list's address holds them. */
+export function flagListParamsFrom(params: URLSearchParams): FlagListParams {
+  return {
+    search: params.get('search') ?? undefined,
+    active: params.get('active') ?? undefined,
+    type: params.get('type') ?? undefined,
+    evaluation_runtime: params.get('evaluation_runtime') ?? undefined,
+    tags: params.get('tags') ?? undefined,
+    has_evaluation_tags: params.get('has_evaluation_tags') ?? undefined,
+    created_by_id: params.get('created_by_id') ?? undefined,
+    order: params.get('order') ?? undefined,
+    offset: Number(params.get('offset') ?? 0) || undefined,
+  };
+}
+
 export const flagKeys = {
   all: (projectId: number) => ['flags', projectId] as const,
   list: (projectId: number, params: FlagListParams) => ['flags', projectId, 'list', params] as const,
   one: (projectId: number, id: number) => ['flags', projectId, 'one', id] as const,
 };
 
+/** The list's request for these filters; `@current` is the caller's current project. */
+export function flagListPath(projectId: number | '@current', params: FlagListParams): string {
+  return withQuery(`/api/projects/${projectId}/feature_flags/`, { ...params, limit: FLAG_PAGE_SIZE });
+}
+
+export function fetchFlagList(projectId: number | '@current', params: FlagListParams, signal?: AbortSignal): Promise<Paginated<FeatureFlag>> {
+  return api.get<Paginated<FeatureFlag>>(flagListPath(projectId, params), signal);
+}
+
 export function useFlagList(params: FlagListParams) {
   const project = useProject();
-  const path = useProjectPath();
   return useQuery({
     queryKey: flagKeys.list(project.id, params),
-    queryFn: ({ signal }) => api.get<Paginated<FeatureFlag>>(withQuery(path('feature_flags/'), { ...params, limit: FLAG_PAGE_SIZE }), signal),
+    queryFn: ({ signal }) => fetchFlagList(project.id, params, signal),
     placeholderData: (previous) => previous,
   });
 }

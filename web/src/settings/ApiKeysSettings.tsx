@@ -172,7 +172,7 @@ export function ApiKeysSettings() {
       key: 'label',
       header: 'Key',
       render: (key) => (
-        <div className="flag-cell">
+        <div className="list-cell">
           <strong>{key.label}</strong>
           <span className="mono small muted">{key.mask_value}</span>
         </div>

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import type { Invite, Member, Paginated } from '../api/types.ts';
-import { displayName, levelName, MEMBERSHIP_LEVELS, useMe } from '../app/session.ts';
+import { displayName, levelName, MEMBERSHIP_LEVELS, useMe, useResetSession } from '../app/session.ts';
 import { formatDate } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -115,14 +115,22 @@ export function MembersSettings() {
     onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
     onSettled: () => client.invalidateQueries({ queryKey: ['members', org?.id] }),
   });
+  const resetSession = useResetSession();
   const remove = useMutation({
     mutationFn: (member: Member) => api.delete(`/api/organizations/${org!.id}/members/${member.user.uuid}/`),
-    onSuccess: () => {
-      toast.show('Member removed. Their sessions ended and their keys stopped working.');
+    onSuccess: async (_answer, member) => {
       setRemoving(null);
+      if (member.user.uuid === me.uuid) {
+        // Leaving ends every session of the person, this one too: the console goes back to sign-in.
+        toast.show(`You left ${org!.name}.`);
+        await resetSession();
+        return;
+      }
+      toast.show('Member removed. Their sessions ended and their keys stopped working.');
     },
     onSettled: () => client.invalidateQueries({ queryKey: ['members', org?.id] }),
   });
+  const leaving = removing !== null && removing.user.uuid === me.uuid;
   const cancelInvite = useMutation({
     mutationFn: (invite: Invite) => api.delete(`/api/organizations/${org!.id}/invites/${invite.id}/`),
     onSuccess: () => toast.show('Invite cancelled.'),
@@ -142,7 +150,7 @@ export function MembersSettings() {
       key: 'who',
       header: 'Member',
       render: (member) => (
-        <div className="flag-cell">
+        <div className="list-cell">
           <strong>
             {displayName(member.user)}
             {member.user.uuid === me.uuid ? <span className="muted"> (you)</span> : null}
@@ -177,7 +185,11 @@ export function MembersSettings() {
       header: <span className="visually-hidden">Actions</span>,
       align: 'right',
       render: (member) =>
-        canEdit(member) ? (
+        member.user.uuid === me.uuid ? (
+          <Button size="sm" variant="ghost" onClick={() => setRemoving(member)}>
+            Leave organization
+          </Button>
+        ) : canEdit(member) ? (
           <Button size="sm" variant="ghost" onClick={() => setRemoving(member)}>
             Remove
           </Button>
@@ -231,18 +243,32 @@ export function MembersSettings() {
       <InviteDialog orgId={org.id} myLevel={myLevel} open={inviting} onClose={() => setInviting(false)} />
       <Dialog
         open={removing !== null}
-        onClose={() => setRemoving(null)}
-        title={`Remove ${removing ? displayName(removing.user) : ''}?`}
+        onClose={() => {
+          setRemoving(null);
+          remove.reset();
+        }}
+        title={leaving ? `Leave ${org.name}?` : `Remove ${removing ? displayName(removing.user) : ''}?`}
         footer={
           <>
-            <Button onClick={() => setRemoving(null)}>Cancel</Button>
+            <Button
+              onClick={() => {
+                setRemoving(null);
+                remove.reset();
+              }}
+            >
+              Cancel
+            </Button>
             <Button variant="danger" loading={remove.isPending} onClick={() => removing && remove.mutate(removing)}>
-              Remove member
+              {leaving ? 'Leave organization' : 'Remove member'}
             </Button>
           </>
         }
       >
-        <p>They lose access to every project of {org.name} at once: their sessions end and their personal API keys stop working.</p>
+        {leaving ? (
+          <p>You lose access to every project of {org.name} at once: you are signed out, and your personal API keys no longer reach it.</p>
+        ) : (
+          <p>They lose access to every project of {org.name} at once: their sessions end and their personal API keys stop working.</p>
+        )}
         {remove.isError ? <Notice tone="error">{errorMessage(remove.error)}</Notice> : null}
       </Dialog>
     </div>

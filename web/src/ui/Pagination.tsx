@@ -1,3 +1,5 @@
+import { pageNumbers } from '../lib/page-numbers.ts';
+
 interface PaginationProps {
   offset: number;
   limit: number;
@@ -8,21 +10,44 @@ interface PaginationProps {
 
 export function Pagination({ offset, limit, count, onOffsetChange, noun }: PaginationProps) {
   if (count === 0) return null;
-  const first = offset + 1;
+  const first = Math.min(offset + 1, count);
   const last = Math.min(offset + limit, count);
+  const total = Math.max(1, Math.ceil(count / limit));
+  const current = Math.min(total, Math.floor(offset / limit) + 1);
+  const goTo = (page: number) => onOffsetChange((page - 1) * limit);
   return (
     <nav className="pagination" aria-label={`Pages of ${noun}`}>
       <span className="muted">
         {first}–{last} of {count} {noun}
       </span>
-      <div className="row">
-        <button type="button" className="btn btn-secondary btn-sm" disabled={offset === 0} onClick={() => onOffsetChange(Math.max(0, offset - limit))}>
-          Previous
-        </button>
-        <button type="button" className="btn btn-secondary btn-sm" disabled={last >= count} onClick={() => onOffsetChange(offset + limit)}>
-          Next
-        </button>
-      </div>
+      {total > 1 ? (
+        <div className="pagination-pages">
+          <button type="button" className="btn btn-secondary btn-sm" disabled={current === 1} onClick={() => goTo(current - 1)}>
+            Previous
+          </button>
+          {pageNumbers(current, total).map((page, index) =>
+            page === null ? (
+              <span key={`gap-${index}`} className="pagination-gap" aria-hidden="true">
+                …
+              </span>
+            ) : (
+              <button
+                key={page}
+                type="button"
+                className={`btn btn-sm pagination-page${page === current ? ' pagination-current' : ''}`}
+                aria-label={`Page ${page}`}
+                aria-current={page === current ? 'page' : undefined}
+                onClick={() => goTo(page)}
+              >
+                {page}
+              </button>
+            ),
+          )}
+          <button type="button" className="btn btn-secondary btn-sm" disabled={current === total} onClick={() => goTo(current + 1)}>
+            Next
+          </button>
+        </div>
+      ) : null}
     </nav>
   );
 }

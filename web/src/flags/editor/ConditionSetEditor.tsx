@@ -25,8 +25,8 @@ export function ConditionSetEditor({ condition, index, choices, variantKeys, onC
   const first = (subpath: string) => issues(subpath)[0] ?? null;
   const setIssues = issues('');
   return (
-    <section className="condition-set" aria-label={name}>
-      <div className="condition-set-header">
+    <section className="panel condition-set" aria-label={name}>
+      <div className="panel-header">
         <h3>{name}</h3>
         <div className="row">
           <Button size="sm" variant="ghost" onClick={onDuplicate}>

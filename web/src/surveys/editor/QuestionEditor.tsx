@@ -40,8 +40,8 @@ export function QuestionEditor({ question, index, questions, onChange, onMove, o
   const setChoices = (next: string[]) => set('choices', next);
 
   return (
-    <section className="question-card" aria-label={name}>
-      <div className="question-card-header">
+    <section className="panel" aria-label={name}>
+      <div className="panel-header">
         <h3>{name}</h3>
         <div className="row">
           <Button size="sm" variant="ghost" disabled={index === 0} onClick={() => onMove(index - 1)} aria-label={`Move ${name} up`}>

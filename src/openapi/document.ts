@@ -1,0 +1,127 @@
+import { API_ERROR_SCHEMA, ERROR_RESPONSES, ERROR_SCHEMA_NAME, EXTRA_ERRORS, errorResponse, errorStatusesOf } from './error-responses.ts';
+import { FLAG_SCHEMAS } from './flag-schemas.ts';
+import { operationIdFor } from './operation-ids.ts';
+import { TYPED_OPERATIONS, typeFields } from './typed-fields.ts';
+import type { SchemaObject } from './schema-object.ts';
+import { shareSchemas } from './shared-schemas.ts';
+import { SURVEY_SCHEMAS } from './survey-schemas.ts';
+
+interface Parameter {
+  in: string;
+  name: string;
+}
+
+interface Response {
+  description?: string;
+  $ref?: string;
+  content?: Record<string, { schema?: SchemaObject }>;
+}
+
+export interface Operation {
+  operationId?: string;
+  summary?: string;
+  security?: Record<string, string[]>[];
+  parameters?: Parameter[];
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: SchemaObject }> };
+  responses: Record<string, Response>;
+}
+
+export interface OpenApiDocument {
+  openapi: string;
+  servers?: { url: string; description?: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas?: Record<string, SchemaObject>; responses?: Record<string, object>; securitySchemes?: Record<string, unknown> };
+}
+
+/** Public operations that take no project token: signing in and signing up. */
+const NO_CREDENTIALS = new Set(['login_create', 'login_one_time_create', 'signup_retrieve', 'signup_create']);
+
+const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created', '204': 'No content' };
+
+const jsonSchema = (holder: { content?: Record<string, { schema?: SchemaObject }> } | undefined): SchemaObject | undefined =>
+  holder?.content?.['application/json']?.schema;
+
+function isPaginated(operation: Operation): boolean {
+  const schema = jsonSchema(operation.responses['200']);
+  if (schema?.type === 'array') return true;
+  const properties = schema?.properties as Record<string, unknown> | undefined;
+  return properties !== undefined && 'results' in properties && 'count' in properties;
+}
+
+/**
+ * What a client generator needs beyond what @fastify/swagger makes from the route schemas:
+ * operation ids, the error responses with the shared error body, the typed flag and survey
+ * fields and the `required` lists of create and full-update bodies. Runs once on the finished
+ * document (it is cached); the route schemas, which also validate, are left as they are.
+ */
+export function completeDocument(generated: OpenApiDocument): OpenApiDocument {
+  // A copy: the generated document may share objects with the route schemas that validate.
+  const document = JSON.parse(JSON.stringify(generated)) as OpenApiDocument;
+  document.servers = [{ url: '/', description: 'this server' }];
+  document.components.schemas = {
+    ...document.components.schemas,
+    [ERROR_SCHEMA_NAME]: { ...API_ERROR_SCHEMA },
+    ...FLAG_SCHEMAS,
+    ...SURVEY_SCHEMAS,
+  };
+  document.components.responses = { ...document.components.responses, ...ERROR_RESPONSES };
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const [method, operation] of Object.entries(operations)) completeOperation(method, path, operation);
+  }
+  const share = shareSchemas(answersOf(document), document.components.schemas);
+  for (const operation of operationsOf(document)) {
+    for (const holder of [operation.requestBody, ...Object.values(operation.responses)]) {
+      const media = holder?.content?.['application/json'];
+      if (media?.schema) media.schema = share(media.schema);
+    }
+  }
+  return document;
+}
+
+const operationsOf = (document: OpenApiDocument): Operation[] => Object.values(document.paths).flatMap((operations) => Object.values(operations));
+
+function answersOf(document: OpenApiDocument): Map<string, Map<string, SchemaObject>> {
+  const answers = new Map<string, Map<string, SchemaObject>>();
+  for (const operation of operationsOf(document)) {
+    const byStatus = new Map<string, SchemaObject>();
+    for (const [status, response] of Object.entries(operation.responses)) {
+      const schema = jsonSchema(response);
+      if (schema) byStatus.set(status, schema);
+    }
+    answers.set(operation.operationId ?? '', byStatus);
+  }
+  return answers;
+}
+
+function completeOperation(method: string, path: string, operation: Operation): void {
+  const operationId = operation.operationId ?? operationIdFor(method, path, method === 'get' && isPaginated(operation));
+  operation.operationId = operationId;
+  for (const [status, response] of Object.entries(operation.responses)) {
+    if (response.description === 'Default Response') response.description = SUCCESS_DESCRIPTIONS[status] ?? response.description;
+  }
+  const authenticated = (operation.security ?? []).some((requirement) => 'PersonalAPIKeyAuth' in requirement);
+  const parameters = operation.parameters ?? [];
+  const statuses = errorStatusesOf({
+    operationId,
+    method,
+    authenticated,
+    projectToken: !authenticated && !NO_CREDENTIALS.has(operationId),
+    hasPathParameters: parameters.some((parameter) => parameter.in === 'path'),
+    hasQuery: parameters.some((parameter) => parameter.in === 'query'),
+    hasBody: operation.requestBody !== undefined,
+  });
+  for (const status of [...statuses, ...(EXTRA_ERRORS[operationId] ?? [])].sort((a, b) => a - b)) {
+    operation.responses[String(status)] ??= errorResponse(status);
+  }
+  const typed = TYPED_OPERATIONS[operationId];
+  if (!typed) return;
+  const body = jsonSchema(operation.requestBody);
+  if (body) {
+    typeFields(body);
+    if (typed.required) body.required = typed.required;
+  }
+  for (const [status, response] of Object.entries(operation.responses)) {
+    const schema = status.startsWith('2') ? jsonSchema(response) : undefined;
+    if (schema) typeFields(schema);
+  }
+}

@@ -1,0 +1,77 @@
+// "Leave organization" in Settings → Members, in headless Chromium: the only owner is refused with
+// the server's reason and stays; a member leaves, is signed out, and is no longer a member.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { GOOD_PASSWORD, givePassword, OWNER_EMAIL, personWithPassword } from '../helpers/session.ts';
+import { launchChromium, openConsole, signInOnPage, step } from '../e2e/support/console-browser.ts';
+
+const TEST_MS = 120_000;
+
+let t: TestApp;
+let origin: string;
+let browser: Browser;
+let organizationId: string;
+
+async function isMember(email: string): Promise<boolean> {
+  const { rows } = await t.db.pool.query(
+    `SELECT 1 FROM organization_memberships m JOIN users u ON u.id = m.user_id WHERE u.email = $1 AND m.organization_id = $2`,
+    [email, organizationId],
+  );
+  return rows.length === 1;
+}
+
+before(async () => {
+  t = await startTestApp();
+  origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id::text FROM projects WHERE id = $1', [t.projectId]);
+  organizationId = rows[0].organization_id;
+  await givePassword(t);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close().catch(() => {});
+  await t?.close();
+});
+
+test('the only owner cannot leave: the dialog says why and nothing changes', { timeout: TEST_MS }, async () => {
+  const opened = await openConsole(browser, origin);
+  const { page } = opened;
+  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  await step(opened, 'leaving as the only owner', async () => {
+    await page.goto('/settings/members');
+    await page.getByRole('button', { name: 'Leave organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByRole('button', { name: 'Leave organization' }).click();
+    await dialog.getByText(/only owner of this organization/).waitFor();
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+  });
+  assert.equal(await isMember(OWNER_EMAIL), true);
+  // Still signed in: the members page still answers.
+  await page.getByRole('heading', { name: /Members of/ }).waitFor();
+  await opened.context.close();
+});
+
+test('a member leaves: signed out at once, and no longer a member', { timeout: TEST_MS }, async () => {
+  const { email, userId } = await personWithPassword(t, organizationId, 'member');
+  await t.db.pool.query('UPDATE users SET current_project_id = $2 WHERE id = $1', [userId, t.projectId]);
+  const opened = await openConsole(browser, origin);
+  const { page } = opened;
+  await signInOnPage(opened, email, GOOD_PASSWORD);
+  await step(opened, 'leaving as a member', async () => {
+    await page.goto('/settings/members');
+    // A member may remove nobody else: their own row is the only one with an action.
+    assert.equal(await page.getByRole('button', { name: 'Remove' }).count(), 0);
+    await page.getByRole('button', { name: 'Leave organization' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(/you are signed out/).waitFor();
+    await dialog.getByRole('button', { name: 'Leave organization' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Bellwether' }).waitFor();
+  });
+  assert.equal(await isMember(email), false);
+  const { rows } = await t.db.pool.query('SELECT 1 FROM sessions WHERE user_id = $1', [userId]);
+  assert.equal(rows.length, 0, 'no session of theirs is left');
+  await opened.context.close();
+});
