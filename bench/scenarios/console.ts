@@ -79,6 +79,8 @@ async function visitFlagList(page: Page, url: string): Promise<Visit> {
       const button = document.querySelector(selector);
       const link = button?.closest('tr')?.querySelector('a.list-title');
       if (!(button instanceof HTMLButtonElement) || button.disabled || !link) return null;
+      // Installed here, not in a round trip of its own: notes when the click reaches the page.
+      document.addEventListener('click', () => document.documentElement.setAttribute('data-bench-click-at', String(performance.now())), { capture: true, once: true });
       const box = button.getBoundingClientRect();
       return { at: performance.now(), checked: button.getAttribute('aria-checked'), x: box.x + box.width / 2, y: box.y + box.height / 2 };
     },
@@ -86,9 +88,6 @@ async function visitFlagList(page: Page, url: string): Promise<Visit> {
     { polling: 'raf', timeout: 30_000 },
   );
   const { at: rowsShown, checked, x, y } = (await shown.jsonValue()) as { at: number; checked: string; x: number; y: number };
-  await page.evaluate(() => {
-    document.addEventListener('click', () => document.documentElement.setAttribute('data-bench-click-at', String(performance.now())), { capture: true, once: true });
-  });
   const written = page.waitForResponse((response) => response.request().method() === 'PATCH', { timeout: 30_000 });
   // The mouse goes straight to where the switch was drawn (no waiting of the harness's own); the
   // page answers when its main thread is free, as it would for a person.

@@ -39,7 +39,7 @@ export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: 
       const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
       await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id });
       return record;
-    });
+    }, { retry: true });
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

@@ -111,7 +111,7 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: linked };
       await commitFlagWrite(deps, unit, { before, after, actorId: actor.id });
       return after;
-    });
+    }, { retry: true });
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

@@ -1,4 +1,14 @@
-import { API_ERROR_SCHEMA, ERROR_RESPONSES, ERROR_SCHEMA_NAME, EXTRA_ERRORS, errorResponse, errorStatusesOf } from './error-responses.ts';
+import {
+  API_ERROR_SCHEMA,
+  ERROR_RESPONSES,
+  ERROR_SCHEMA_NAME,
+  EXTRA_ERRORS,
+  OFREP_ERROR_RESPONSES,
+  OFREP_ERROR_SCHEMA,
+  errorResponse,
+  errorStatusesOf,
+  ofrepErrorResponse,
+} from './error-responses.ts';
 import { FLAG_SCHEMAS } from './flag-schemas.ts';
 import { operationIdFor } from './operation-ids.ts';
 import { TYPED_OPERATIONS, typeFields } from './typed-fields.ts';
@@ -33,8 +43,21 @@ export interface OpenApiDocument {
   components: { schemas?: Record<string, SchemaObject>; responses?: Record<string, object>; securitySchemes?: Record<string, unknown> };
 }
 
-/** Public operations that take no project token: signing in and signing up. */
-const NO_CREDENTIALS = new Set(['login_create', 'login_one_time_create', 'signup_retrieve', 'signup_create']);
+/** Public operations that take no project token: signing in, signing out and signing up. */
+const NO_CREDENTIALS = new Set(['login_create', 'login_one_time_create', 'logout_create', 'signup_retrieve', 'signup_create']);
+
+/** Operations that answer 304 to an `If-None-Match` naming the current ETag (platform/http/etag.ts). */
+const REVALIDATED = new Set([
+  'flags_definitions_retrieve',
+  'feature_flag_local_evaluation_legacy_retrieve',
+  'feature_flags_local_evaluation_retrieve',
+  'ofrep_v1_evaluate_flags_create',
+  'surveys_public_feed_retrieve',
+  'array_config_retrieve',
+  'array_config_js_retrieve',
+]);
+
+const NOT_MODIFIED: Response = { description: 'Not modified: `If-None-Match` names the current `ETag`; no body.' };
 
 const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created', '204': 'No content' };
 
@@ -61,10 +84,11 @@ export function completeDocument(generated: OpenApiDocument): OpenApiDocument {
   document.components.schemas = {
     ...document.components.schemas,
     [ERROR_SCHEMA_NAME]: { ...API_ERROR_SCHEMA },
+    OfrepError: { ...OFREP_ERROR_SCHEMA },
     ...FLAG_SCHEMAS,
     ...SURVEY_SCHEMAS,
   };
-  document.components.responses = { ...document.components.responses, ...ERROR_RESPONSES };
+  document.components.responses = { ...document.components.responses, ...ERROR_RESPONSES, ...OFREP_ERROR_RESPONSES };
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) completeOperation(method, path, operation);
   }
@@ -110,9 +134,12 @@ function completeOperation(method: string, path: string, operation: Operation): 
     hasQuery: parameters.some((parameter) => parameter.in === 'query'),
     hasBody: operation.requestBody !== undefined,
   });
+  if (REVALIDATED.has(operationId)) operation.responses['304'] ??= NOT_MODIFIED;
+  const ofrep = operationId.startsWith('ofrep_');
   for (const status of [...statuses, ...(EXTRA_ERRORS[operationId] ?? [])].sort((a, b) => a - b)) {
-    operation.responses[String(status)] ??= errorResponse(status);
+    operation.responses[String(status)] ??= (ofrep ? ofrepErrorResponse(status) : undefined) ?? errorResponse(status);
   }
+  operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)));
   const typed = TYPED_OPERATIONS[operationId];
   if (!typed) return;
   const body = jsonSchema(operation.requestBody);

@@ -94,6 +94,36 @@ export function errorStatusesOf(traits: OperationTraits): number[] {
   return [...statuses];
 }
 
+/** OFREP's own error body (sdk/ofrep.ts `OfrepFailure`), which its 400 and 404 answers carry instead. */
+export const OFREP_ERROR_SCHEMA = {
+  type: 'object',
+  description: 'An OpenFeature Remote Evaluation Protocol error.',
+  required: ['errorCode', 'errorDetails'],
+  properties: {
+    key: { type: 'string', description: 'the flag key, on a single-flag evaluation' },
+    errorCode: { type: 'string', enum: ['PARSE_ERROR', 'INVALID_CONTEXT', 'TARGETING_KEY_MISSING', 'FLAG_NOT_FOUND', 'GENERAL'] },
+    errorDetails: { type: 'string' },
+  },
+} as const;
+
+export const OFREP_ERROR_RESPONSES = {
+  OfrepBadRequest: {
+    description: 'The body is not an object with a valid `context` (`targetingKey` is required).',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/OfrepError' } } },
+  },
+  OfrepFlagNotFound: {
+    description: 'No live flag with this key in the project (`FLAG_NOT_FOUND`).',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/OfrepError' } } },
+  },
+} as const;
+
+/** The OFREP operations answer 400 and 404 with their own body. */
+export function ofrepErrorResponse(status: number): { $ref: string } | undefined {
+  if (status === 400) return { $ref: '#/components/responses/OfrepBadRequest' };
+  if (status === 404) return { $ref: '#/components/responses/OfrepFlagNotFound' };
+  return undefined;
+}
+
 /** Statuses particular routes add, by operation id. */
 export const EXTRA_ERRORS: Readonly<Record<string, readonly number[]>> = {
   login_create: [429],
@@ -101,4 +131,6 @@ export const EXTRA_ERRORS: Readonly<Record<string, readonly number[]>> = {
   users_me_partial_update: [429],
   // An invite that is unknown, used or expired is a 400, as PostHog answers it.
   signup_retrieve: [400],
+  // Signing out needs no session; a session's sign-out without `X-CSRFToken` is a 403.
+  logout_create: [403],
 };

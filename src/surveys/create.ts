@@ -99,7 +99,7 @@ export async function createSurveyIn(
 /** POST: one transaction; a name taken meanwhile (the unique index) reads as PostHog's uniqueness error. */
 export async function createSurvey(deps: SurveyWriteDeps, projectId: number, actor: UserSummary, body: SurveyWriteBody): Promise<WrittenSurvey> {
   try {
-    return await deps.units.run((unit) => createSurveyIn(unit, deps, projectId, actor, body));
+    return await deps.units.run((unit) => createSurveyIn(unit, deps, projectId, actor, body), { retry: true });
   } catch (error) {
     if (isSurveyNameViolation(error)) throw surveyNameTakenError();
     throw error;

@@ -22,5 +22,5 @@ export async function deleteSurveyById(deps: SurveyWriteDeps, projectId: number,
     await recordSurveyDeleted(client, survey, actor.id);
     await deleteSurvey(client, survey.id);
     await deps.bus.publish(unit, { kind: 'survey', projectId, id: survey.id });
-  });
+  }, { retry: true });
 }

@@ -143,7 +143,7 @@ export async function duplicateSurvey(deps: SurveyWriteDeps & { authenticator: A
       }
     }
     return copies;
-  });
+  }, { retry: true });
   const created = written.map(({ survey }) => ({ team_id: survey.project_id, survey_id: survey.id, name: survey.name }));
   return { created_surveys: created, count: created.length };
 }

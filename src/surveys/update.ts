@@ -138,7 +138,7 @@ export async function updateSurveyById(deps: SurveyWriteDeps, request: UpdateReq
       await recordSurveyUpdated(client, before, survey, actor.id, flagChanges);
       await deps.bus.publish(unit, { kind: 'survey', projectId, id: survey.id });
       return { survey, flags };
-    });
+    }, { retry: true });
   } catch (error) {
     if (isSurveyNameViolation(error)) throw surveyNameTakenError();
     throw error;

@@ -38,3 +38,37 @@ test('a refused write (a dependency on a flag that does not exist) leaves no fla
   const listed = await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/feature_flags/?search=never-written` });
   assert.equal(listed.json().count, 0);
 });
+
+test('a real deadlock in a write that is not retried answers 503 with Retry-After, and nothing of it is stored', async () => {
+  const created = await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/cohorts/`, payload: { name: 'Static', is_static: true } });
+  assert.equal(created.statusCode, 201, created.body);
+  const id = created.json().id as number;
+  const other = await t.db.pool.connect();
+  try {
+    // This transaction holds the cohort's row, then asks for the project's cohort lock that the
+    // request holds while it waits for the row: a cycle, and the request waited first.
+    await other.query('BEGIN');
+    await other.query('SELECT 1 FROM cohorts WHERE id = $1 FOR UPDATE', [id]);
+    const patch = t.request({ method: 'PATCH', url: `/api/projects/${t.projectId}/cohorts/${id}/`, payload: { name: 'Renamed' } });
+    const deadline = Date.now() + 5000;
+    for (;;) {
+      const { rows } = await t.db.pool.query<{ waiting: number }>(
+        "SELECT count(*)::int AS waiting FROM pg_locks WHERE NOT granted AND locktype IN ('transactionid', 'tuple')",
+      );
+      if (rows[0].waiting > 0 || Date.now() > deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const lock = other.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_010, t.projectId]);
+    const answer = await patch;
+    await lock;
+    await other.query('COMMIT');
+    assert.equal(answer.statusCode, 503, answer.body);
+    assert.equal(answer.json().code, 'database_unavailable');
+    assert.ok(Number(answer.headers['retry-after']) > 0);
+  } finally {
+    await other.query('ROLLBACK').catch(() => {});
+    other.release();
+  }
+  const stored = await t.db.pool.query<{ name: string }>('SELECT name FROM cohorts WHERE id = $1', [id]);
+  assert.equal(stored.rows[0].name, 'Static');
+});

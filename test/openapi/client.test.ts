@@ -200,6 +200,16 @@ test('a survey: create with several question types, update, put, launch, stop, a
   assert.equal(gone.response.status, 404);
 });
 
+test('flag definitions for local evaluation revalidate with their ETag (304)', async () => {
+  const path = { project_id: projectId };
+  const first = await api.GET('/api/projects/{project_id}/feature_flags/local_evaluation', { params: { path } });
+  assert.equal(first.response.status, 200);
+  const etag = first.response.headers.get('etag');
+  assert.ok(etag);
+  const again = await api.GET('/api/projects/{project_id}/feature_flags/local_evaluation', { params: { path }, headers: { 'if-none-match': etag } });
+  assert.equal(again.response.status, 304);
+});
+
 test('every status the client met is documented for its operation', () => {
   assert.ok(observed.length > 20);
   const undocumented = observed.filter(({ method, path, status }) => {

@@ -33,3 +33,17 @@ export function operationFor(document: OpenApiDocument, method: string, url: str
 }
 
 export const documentedStatuses = (operation: Operation): number[] => Object.keys(operation.responses).map(Number);
+
+/** `value` with every local `$ref` replaced by what it names (the document's shared schemas inlined). */
+export function inlineRefs(document: OpenApiDocument, value: unknown, depth = 0): unknown {
+  assert.ok(depth < 32, 'a $ref cycle');
+  if (Array.isArray(value)) return value.map((item) => inlineRefs(document, item, depth));
+  if (value === null || typeof value !== 'object') return value;
+  const ref = (value as { $ref?: unknown }).$ref;
+  if (typeof ref === 'string' && ref.startsWith('#/components/')) {
+    const [, , section, name] = ref.split('/');
+    const components = document.components as Record<string, Record<string, unknown> | undefined>;
+    return inlineRefs(document, components[section]?.[name], depth + 1);
+  }
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, inlineRefs(document, item, depth)]));
+}

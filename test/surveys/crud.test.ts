@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { inlineRefs } from '../openapi/served-document.ts';
 import { otherUser } from '../platform/support.ts';
 import {
   assertValidation,
@@ -504,9 +505,9 @@ describe('OpenAPI', () => {
       assert.ok(operation, `${method} ${path}`);
       assert.equal(operation['x-required-scope'], scope, `${method} ${path}`);
     }
-    const created = JSON.stringify(op('', 'post') ?? op('/', 'post'));
+    const created = JSON.stringify(inlineRefs(doc, op('', 'post') ?? op('/', 'post')));
     for (const field of ['targeting_flag_filters', 'remove_targeting_flag', '_create_in_folder']) assert.ok(created.includes(`"${field}"`), field);
-    const listed = JSON.stringify(op('', 'get') ?? op('/', 'get'));
+    const listed = JSON.stringify(inlineRefs(doc, op('', 'get') ?? op('/', 'get')));
     assert.ok(listed.includes('"feature_flag_keys"'));
     assert.ok(listed.includes('"user_access_level"'));
   });

@@ -49,11 +49,12 @@ interface StoredRow {
   distinct_id: string | null;
   answers: Json | null;
   incomplete: boolean | null;
+  superseded_at: string | null;
 }
 
 async function storedRows(surveyId: string): Promise<StoredRow[]> {
   const { rows } = await t.db.pool.query<StoredRow>(
-    'SELECT uuid::text, kind, distinct_id, answers, incomplete FROM survey_events WHERE project_id = $1 AND survey_id = $2 ORDER BY uuid',
+    'SELECT uuid::text, kind, distinct_id, answers, incomplete, superseded_at::text FROM survey_events WHERE project_id = $1 AND survey_id = $2 ORDER BY uuid',
     [t.projectId, surveyId],
   );
   return rows;
@@ -117,7 +118,7 @@ describe('a survey sent event on its survey_events row', () => {
       assert.equal(row.incomplete, completed !== undefined && String(completed) !== 'true');
     }
     // Shown and dismissed rows carry none of it.
-    for (const row of rows.filter((r) => r.kind !== 3)) assert.deepEqual([row.distinct_id, row.answers, row.incomplete], [null, null, null]);
+    for (const row of rows.filter((r) => r.kind !== 3)) assert.deepEqual([row.distinct_id, row.answers, row.incomplete, row.superseded_at], [null, null, null, null]);
   });
 
   test('the rebuild from events and the backfill of migration 015 derive the same rows', async () => {
@@ -125,7 +126,7 @@ describe('a survey sent event on its survey_events row', () => {
     await t.db.pool.query('SELECT survey_responses_rebuild($1)', [t.projectId]);
     assert.deepEqual(await storedRows(surveyId), ingested);
 
-    await t.db.pool.query('UPDATE survey_events SET distinct_id = NULL, answers = NULL, incomplete = NULL WHERE project_id = $1', [t.projectId]);
+    await t.db.pool.query('UPDATE survey_events SET distinct_id = NULL, answers = NULL, incomplete = NULL, superseded_at = NULL WHERE project_id = $1', [t.projectId]);
     const migration = readFileSync(new URL('../../src/db/migrations/015_survey_response_rows.sql', import.meta.url), 'utf8');
     const backfill = migration.slice(migration.indexOf('DO $$'), migration.indexOf('-- Search in open answers'));
     await t.db.pool.query(backfill);
@@ -145,6 +146,36 @@ describe('a survey sent event on its survey_events row', () => {
     assert.equal(byPerson.cy.partial, true);
     assert.deepEqual(byPerson.dee.answers, { 'q-open': null, 'q-rate': null, 'q-multi': null });
     assert.equal(byPerson.dee.partial, false);
+  });
+});
+
+describe('a submission whose events arrive out of order, in separate batches', () => {
+  test('each event is superseded by the next one in time; the list shows the latest inside the window', async () => {
+    const surveyId = await launchedSurvey();
+    const submission = randomUUID();
+    const at = [ago(5 * 3_600_000), ago(4 * 3_600_000), ago(3 * 3_600_000)];
+    const [first, second, third] = [randomUUID(), randomUUID(), randomUUID()];
+    const event = (uuid: string, time: string, text: string) =>
+      sent(surveyId, 'ooo', time, { $survey_submission_id: submission, $survey_completed: false, '$survey_response_q-open': text }, uuid);
+    await sendBatch(t, [event(third, at[2], 'three')]);
+    await sendBatch(t, [event(first, at[0], 'one')]);
+    await sendBatch(t, [event(second, at[1], 'two'), event(first, at[0], 'one')]);
+    const rows = await storedRows(surveyId);
+    const supersededAt = (uuid: string) => rows.find((r) => r.uuid === uuid)?.superseded_at ?? null;
+    assert.equal(new Date(supersededAt(first) ?? '').toISOString(), at[1]);
+    assert.equal(new Date(supersededAt(second) ?? '').toISOString(), at[2]);
+    assert.equal(supersededAt(third), null);
+    const page = async (query: string) => {
+      const response = await getJson(t, `${surveysUrl()}${surveyId}/responses/${query}`);
+      assert.equal(response.statusCode, 200, response.body);
+      return response.json().results.map((r: Json) => r.uuid);
+    };
+    assert.deepEqual(await page(''), [third]);
+    assert.deepEqual(await page(`?date_to=${encodeURIComponent(at[1])}`), [second]);
+    assert.deepEqual(await page(`?date_to=${encodeURIComponent(new Date(Date.parse(at[1]) - 1000).toISOString())}`), [first]);
+    // The rebuild derives the same chain.
+    await t.db.pool.query('SELECT survey_responses_rebuild($1)', [t.projectId]);
+    assert.deepEqual(await storedRows(surveyId), rows);
   });
 });
 

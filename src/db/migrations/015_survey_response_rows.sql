@@ -4,10 +4,14 @@
 --   distinct_id  the event's distinct id (the person is still looked up through it when read)
 --   answers      the event's `$survey_response…` properties as sent (id-based and index-based keys)
 --   incomplete   `$survey_completed` present and not true (a partial response)
+--   superseded_at  the timestamp of the submission's next `survey sent` event (by timestamp, then
+--                uuid); NULL for its latest. The response of a window ending at T is the event with
+--                superseded_at NULL or after T: no lookup of the submission's other events per row.
 ALTER TABLE survey_events
   ADD COLUMN distinct_id text,
   ADD COLUMN answers jsonb,
-  ADD COLUMN incomplete boolean;
+  ADD COLUMN incomplete boolean,
+  ADD COLUMN superseded_at timestamptz;
 
 -- Every answer's text, one per line, as `answers ->> key` reads it (a string as is, a list or
 -- number as JSON): a search matching one answer matches this text, so its trigram index narrows
@@ -45,7 +49,7 @@ SELECT e.project_id,
  WHERE e.event IN ('survey shown', 'survey dismissed', 'survey sent')
    AND e.properties->>'$survey_id' ~* '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
 
--- The rebuild copies the new columns too (otherwise as in migration 010).
+-- The rebuild derives the new columns too (otherwise as in migration 010).
 CREATE OR REPLACE FUNCTION survey_responses_rebuild(p_project integer) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM survey_response_totals WHERE project_id = p_project;
@@ -54,8 +58,9 @@ BEGIN
   DELETE FROM survey_events WHERE project_id = p_project;
 
   INSERT INTO survey_events (project_id, survey_id, kind, timestamp, uuid, person_id, submission_key, partial,
-                             distinct_id, answers, incomplete)
-  SELECT project_id, survey_id, kind, timestamp, uuid, person_id, submission_key, partial, distinct_id, answers, incomplete
+                             distinct_id, answers, incomplete, superseded_at)
+  SELECT project_id, survey_id, kind, timestamp, uuid, person_id, submission_key, partial, distinct_id, answers, incomplete,
+         CASE WHEN kind = 3 THEN lead(timestamp) OVER (PARTITION BY survey_id, kind, submission_key ORDER BY timestamp, uuid) END
     FROM survey_events_source WHERE project_id = p_project;
 
   INSERT INTO survey_submissions (project_id, survey_id, submission_key, events, latest_at, latest_uuid, latest_person)
@@ -130,7 +135,12 @@ BEGIN
     UPDATE survey_events se
        SET (distinct_id, answers, incomplete) =
            (SELECT src.distinct_id, src.answers, src.incomplete FROM survey_events_source src
-             WHERE src.project_id = se.project_id AND src.uuid = se.uuid LIMIT 1)
+             WHERE src.project_id = se.project_id AND src.uuid = se.uuid LIMIT 1),
+           superseded_at =
+           (SELECT later.timestamp FROM survey_events later
+             WHERE later.project_id = se.project_id AND later.survey_id = se.survey_id AND later.kind = 3
+               AND later.submission_key = se.submission_key AND (later.timestamp, later.uuid) > (se.timestamp, se.uuid)
+             ORDER BY later.timestamp, later.uuid LIMIT 1)
      WHERE se.kind = 3
        AND (se.project_id, se.uuid) > (last_project, last_uuid) AND (se.project_id, se.uuid) <= (batch_end.project_id, batch_end.uuid);
     last_project := batch_end.project_id;

@@ -104,7 +104,7 @@ export async function ensureUsageDashboard(deps: FlagWriteDeps, request: UsageDa
         const relinked = await findFlag(db, projectId, flagId);
         if (relinked) await commitFlagWrite(deps, unit, { before: flag, after: relinked, actorId: request.actor.id, versioned: false });
       }
-    });
+    }, { retry: true });
   } catch (error) {
     if (error instanceof ApiError || error instanceof RawErrorResponse) throw error;
     request.log.error({ err: error }, `usage dashboard of flag ${flagId} failed`);

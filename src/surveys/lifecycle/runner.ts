@@ -34,7 +34,7 @@ async function applyToSurvey<C>(deps: JobDeps, job: SurveyJob<C>, now: Date, tar
     await recordSurveyJobUpdate(client, survey, changes, { job_type: job.jobType, payload: applied.payload });
     await deps.bus.publish(unit, { kind: 'survey', projectId: survey.project_id, id: survey.id });
     return applied;
-  });
+  }, { retry: true });
 }
 
 /** Every due survey of the job; a failure is logged and stops neither the other surveys nor the other jobs. */

@@ -140,8 +140,24 @@ ON CONFLICT (project_id, survey_id) DO UPDATE
        version = nextval('survey_response_versions')
 RETURNING survey_id::text AS survey_id`;
 
+/**
+ * After APPLY (whose rows a later statement sees): each `superseded_at` of the submissions these
+ * events belong to, set to the timestamp of the next `survey sent` event of its submission. Only
+ * rows whose value changes are written (a submission's first event changes nothing).
+ */
+const CHAIN = `
+UPDATE survey_events se SET superseded_at = chain.next_at
+  FROM (SELECT c.uuid, lead(c.timestamp) OVER (PARTITION BY c.survey_id, c.submission_key ORDER BY c.timestamp, c.uuid) AS next_at
+          FROM (SELECT DISTINCT t.survey_id, t.submission_key FROM survey_events t
+                 WHERE t.project_id = $1 AND t.uuid = ANY($2::uuid[]) AND t.kind = 3) touched
+          CROSS JOIN LATERAL (SELECT x.survey_id, x.submission_key, x.timestamp, x.uuid FROM survey_events x
+                               WHERE x.project_id = $1 AND x.survey_id = touched.survey_id AND x.kind = 3
+                                 AND x.submission_key = touched.submission_key) c) chain
+ WHERE se.project_id = $1 AND se.uuid = chain.uuid AND se.superseded_at IS DISTINCT FROM chain.next_at`;
+
 /** Writes the survey events among these (fresh) event uuids and their rollups; answers the surveys touched. */
 export async function applySurveyEvents(db: Queryable, projectId: number, uuids: readonly string[]): Promise<string[]> {
   const { rows } = await db.query<{ survey_id: string }>(APPLY, [projectId, uuids]);
+  await db.query(CHAIN, [projectId, uuids]);
   return rows.map((row) => row.survey_id);
 }

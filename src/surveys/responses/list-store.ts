@@ -2,12 +2,13 @@
  * SQL of the responses list and its CSV export. A response is the latest `survey sent` event of
  * its submission inside the window (the summaries' and the statistics' rule), read from
  * `survey_events` newest first by (timestamp, uuid) through survey_events_responses_idx, so a page
- * costs the page: each row's latest sibling is looked up in survey_events_submission_idx. What a
- * row shows (distinct id, answers, completeness) is on the survey_events row itself (migration
- * 015): `events` is not read. A search is narrowed by the trigram index over the answers' text
+ * costs the page. Whether a row is its submission's latest inside the window, and what it shows
+ * (distinct id, answers, completeness), are on the survey_events row itself (migration 015):
+ * neither `events` nor the submission's other events are read. A search is narrowed by the trigram index over the answers' text
  * (when pg_trgm is installed), then tested exactly on the open answers' keys.
  */
 import type { Queryable } from '../../db/pool.ts';
+import { answerIn, type SurveyQuestion } from '../summaries/questions.ts';
 
 /** A position in the list: the (timestamp, uuid) of a response, timestamps in microseconds. */
 export interface ListPosition {
@@ -21,8 +22,8 @@ export interface ResponseQuery {
   /** Inclusive bounds, timestamptz text; null = open. */
   from: string | null;
   to: string | null;
-  /** Per question, the id-based key and the index-based key of its answer (read in that order). */
-  answerKeys: [string, string][];
+  /** The survey's questions: a row's answers are read for each, in this order. */
+  questions: SurveyQuestion[];
   /** The property keys whose text a search looks in (open answers). */
   searchKeys: string[];
   /** An ILIKE pattern, already escaped; null = no search. */
@@ -65,8 +66,6 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
     query.surveyId,
     query.from,
     query.to,
-    query.answerKeys.map(([id]) => id),
-    query.answerKeys.map(([, index]) => index),
     query.personKeys,
   ];
   const add = (value: unknown) => {
@@ -77,13 +76,12 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
     'se.project_id = $1',
     'se.survey_id = $2::uuid',
     'se.kind = 3',
-    // Always true of `survey sent` rows; it matches survey_events_responses_idx (migration 013),
-    // which the per-row lookup below, not saying it, cannot use.
+    // Always true of `survey sent` rows; it matches survey_events_responses_idx (migration 013).
     'NOT se.partial',
     `se.timestamp >= coalesce($3::timestamptz, '-infinity')`,
     `se.timestamp <= ${TO}`,
     // The latest event of its submission inside the window (later partial answers replace it).
-    'latest.uuid = se.uuid',
+    `(se.superseded_at IS NULL OR se.superseded_at > ${TO})`,
   ];
   if (query.after) {
     const at = AT(add(query.after.micros.toString()));
@@ -104,21 +102,14 @@ export function responsePageSql(query: ResponseQuery): { text: string; values: u
     SELECT se.uuid::text AS uuid,
            (extract(epoch FROM se.timestamp) * 1000000)::bigint::text AS micros,
            se.distinct_id,
-           coalesce((SELECT jsonb_agg(coalesce(nullif(se.answers -> k.id, 'null'::jsonb), se.answers -> k.idx) ORDER BY k.n)
-                       FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS k(id, idx, n)), '[]'::jsonb) AS answers,
+           coalesce(se.answers, '{}'::jsonb) AS answers,
            coalesce(se.incomplete, false) AS partial,
            a.archived,
            p.uuid::text AS person_uuid,
            CASE WHEN p.id IS NULL THEN NULL
-                ELSE coalesce((SELECT jsonb_object_agg(k, p.properties -> k) FROM unnest($7::text[]) k WHERE p.properties ? k), '{}'::jsonb) END
+                ELSE coalesce((SELECT jsonb_object_agg(k, p.properties -> k) FROM unnest($5::text[]) k WHERE p.properties ? k), '{}'::jsonb) END
              AS person_properties
       FROM survey_events se
-      -- Looked up per row (LIMIT 1 down survey_events_submission_idx), so that stale statistics
-      -- cannot turn it into a scan of the survey.
-      CROSS JOIN LATERAL (SELECT later.uuid FROM survey_events later
-                           WHERE later.project_id = $1 AND later.survey_id = $2::uuid AND later.kind = 3
-                             AND later.submission_key = se.submission_key AND later.timestamp <= ${TO}
-                           ORDER BY later.timestamp DESC, later.uuid DESC LIMIT 1) latest
       CROSS JOIN LATERAL (SELECT EXISTS (SELECT 1 FROM survey_response_archives r
                                           WHERE r.project_id = $1 AND r.survey_id = $2::uuid AND r.response_uuid = se.uuid) AS archived) a
       LEFT JOIN person_distinct_ids d ON d.project_id = se.project_id AND d.distinct_id = se.distinct_id
@@ -147,6 +138,7 @@ export async function fewSearchMatches(
     `SELECT se.uuid::text AS uuid FROM survey_events se
       WHERE se.project_id = $1 AND se.survey_id = $2::uuid AND se.kind = 3
         AND se.timestamp >= coalesce($3::timestamptz, '-infinity') AND se.timestamp <= ${TO}
+        AND (se.superseded_at IS NULL OR se.superseded_at > ${TO})
         AND ${SEARCH_MATCH}
       LIMIT $7`,
     [query.projectId, query.surveyId, query.from, query.to, query.searchPattern, query.searchKeys, max + 1],
@@ -158,6 +150,6 @@ export async function loadResponsePage(db: Queryable, query: ResponseQuery): Pro
   const { text, values } = responsePageSql(query);
   // A few known matches are read by key and sorted (the read may have ruled sorting out).
   if (query.searchMatches !== null) await db.query('SET LOCAL enable_sort = on');
-  const { rows } = await db.query<ResponseRow>(text, values);
-  return rows;
+  const { rows } = await db.query<Omit<ResponseRow, 'answers'> & { answers: Record<string, unknown> }>(text, values);
+  return rows.map((row) => ({ ...row, answers: query.questions.map((q) => answerIn(row.answers, q) ?? null) }));
 }

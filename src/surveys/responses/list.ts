@@ -78,10 +78,7 @@ export async function prepareReading(
   const place = { projectId: survey.project_id, surveyId: survey.id, from: window.from, to: window.to, searchKeys };
   return {
     ...place,
-    answerKeys: questions.map((q) => {
-      const [first, second = first] = answerKeys(q);
-      return [first, second];
-    }),
+    questions,
     searchPattern,
     searchMatches:
       searchPattern === null || !narrowsByTrigrams(args.search ?? '') ? null : await fewSearchMatches(db, { ...place, searchPattern }, FEW_SEARCH_MATCHES),

@@ -24,7 +24,8 @@ export function surveyEventsOf(events: readonly IncomingEvent[]): { uuids: strin
 /**
  * `survey shown` / `dismissed` / `sent` → survey_events and the response rollups, inside the batch's
  * transaction (so the statistics never see an event the store does not hold, nor miss one it
- * does). Two statements per batch that has survey events: the surveys' locks, then the write.
+ * does). Three statements per batch that has survey events: the surveys' locks, the write, then
+ * the submissions' chains (superseded_at).
  */
 export function surveyResponsesProcessor(): EventProcessor {
   return {

@@ -2000,6 +2000,14 @@ export interface components {
             /** @description the field at fault, nested fields joined by `__` (filters__groups__0__properties) */
             attr: string | null;
         };
+        /** @description An OpenFeature Remote Evaluation Protocol error. */
+        OfrepError: {
+            /** @description the flag key, on a single-flag evaluation */
+            key?: string;
+            /** @enum {string} */
+            errorCode: "PARSE_ERROR" | "INVALID_CONTEXT" | "TARGETING_KEY_MISSING" | "FLAG_NOT_FOUND" | "GENERAL";
+            errorDetails: string;
+        };
         /** @description One condition on a person, group, cohort or flag property. */
         FlagProperty: {
             /** @description the property name; a cohort id for `type: cohort`, a flag id for `type: flag` */
@@ -2524,6 +2532,24 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description The body is not an object with a valid `context` (`targetingKey` is required). */
+        OfrepBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
+            };
+        };
+        /** @description No live flag with this key in the project (`FLAG_NOT_FOUND`). */
+        OfrepFlagNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OfrepError"];
+            };
+        };
     };
     parameters: never;
     requestBodies: never;
@@ -2619,7 +2645,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7861,6 +7887,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
@@ -7902,6 +7935,13 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -7946,6 +7986,13 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -8110,9 +8157,9 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            400: components["responses"]["OfrepBadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["OfrepFlagNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8145,7 +8192,14 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OfrepBadRequest"];
             401: components["responses"]["Unauthorized"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -9144,6 +9198,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9172,6 +9233,13 @@ export interface operations {
                     };
                 };
             };
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9191,6 +9259,13 @@ export interface operations {
         responses: {
             /** @description OK */
             200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not modified: `If-None-Match` names the current `ETag`; no body. */
+            304: {
                 headers: {
                     [name: string]: unknown;
                 };

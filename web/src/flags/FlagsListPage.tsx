@@ -36,7 +36,7 @@ const RUNTIME_OPTIONS = [
   { value: 'server', label: 'Server only' },
 ];
 const EVALUATION_TAG_OPTIONS = [
-  { value: '', label: 'Any evaluation tags' },
+  { value: '', label: 'Any eval. tags' },
   { value: 'true', label: 'With evaluation tags' },
   { value: 'false', label: 'Without evaluation tags' },
 ];

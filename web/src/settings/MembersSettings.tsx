@@ -131,6 +131,10 @@ export function MembersSettings() {
     onSettled: () => client.invalidateQueries({ queryKey: ['members', org?.id] }),
   });
   const leaving = removing !== null && removing.user.uuid === me.uuid;
+  const closeRemoval = () => {
+    setRemoving(null);
+    remove.reset();
+  };
   const cancelInvite = useMutation({
     mutationFn: (invite: Invite) => api.delete(`/api/organizations/${org!.id}/invites/${invite.id}/`),
     onSuccess: () => toast.show('Invite cancelled.'),
@@ -243,21 +247,11 @@ export function MembersSettings() {
       <InviteDialog orgId={org.id} myLevel={myLevel} open={inviting} onClose={() => setInviting(false)} />
       <Dialog
         open={removing !== null}
-        onClose={() => {
-          setRemoving(null);
-          remove.reset();
-        }}
+        onClose={closeRemoval}
         title={leaving ? `Leave ${org.name}?` : `Remove ${removing ? displayName(removing.user) : ''}?`}
         footer={
           <>
-            <Button
-              onClick={() => {
-                setRemoving(null);
-                remove.reset();
-              }}
-            >
-              Cancel
-            </Button>
+            <Button onClick={closeRemoval}>Cancel</Button>
             <Button variant="danger" loading={remove.isPending} onClick={() => removing && remove.mutate(removing)}>
               {leaving ? 'Leave organization' : 'Remove member'}
             </Button>

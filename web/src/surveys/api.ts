@@ -89,7 +89,10 @@ export function responsesPath(projectPath: (path: string) => string, id: string,
   });
 }
 
-/** Pages of responses followed through `next` up to `max` responses (the results' sample). */
+/** The largest page the responses list gives (larger limits are clamped to it). */
+const RESPONSES_PAGE_MAX = 1000;
+
+/** Pages of responses followed through `next` up to `max` responses (the results' sample), in as few requests as the server allows. */
 export function useResponsesSample(id: string, filter: ResultsFilter, max: number) {
   const project = useProject();
   const path = useProjectPath();
@@ -97,7 +100,7 @@ export function useResponsesSample(id: string, filter: ResultsFilter, max: numbe
     queryKey: [...surveyKeys.results(project.id, id), 'sample', filter, max],
     queryFn: async ({ signal }) => {
       const results: ResponsesPage['results'] = [];
-      let next: string | null = responsesPath(path, id, filter, { limit: Math.min(max, 500) });
+      let next: string | null = responsesPath(path, id, filter, { limit: Math.min(max, RESPONSES_PAGE_MAX) });
       while (next && results.length < max) {
         const page: ResponsesPage = await api.get<ResponsesPage>(sameOrigin(next), signal);
         results.push(...page.results);

@@ -49,7 +49,7 @@ export function TagsFilter({ list, name = 'tags' }: { list: ListPageState; name?
           {...control}
           // A new key when the address changes (e.g. "Clear filters") shows the address's value.
           key={list.value(name)}
-          placeholder="Tags, comma separated"
+          placeholder="Tags (a, b)"
           defaultValue={list.value(name)}
           onBlur={(event) => list.setFilter(name, event.target.value.trim())}
           onKeyDown={(event) => {
