@@ -141,23 +141,38 @@ ON CONFLICT (project_id, survey_id) DO UPDATE
 RETURNING survey_id::text AS survey_id`;
 
 /**
- * After APPLY (whose rows a later statement sees): each `superseded_at` of the submissions these
- * events belong to, set to the timestamp of the next `survey sent` event of its submission. Only
- * rows whose value changes are written (a submission's first event changes nothing).
+ * After APPLY (whose rows a later statement sees): the `superseded_at` each `survey sent` row of the
+ * submissions these events belong to should have (the timestamp of its submission's next one),
+ * answered only where it differs from what the row holds (a submission's first event changes
+ * nothing). The LIMIT 1 and OFFSET 0 keep both lookups per submission through the indexes: when
+ * the table grew since its last ANALYZE, a flattened join was planned as a scan of every survey
+ * event per batch (2 s a batch at 4,000 rows).
  */
-const CHAIN = `
-UPDATE survey_events se SET superseded_at = chain.next_at
-  FROM (SELECT c.uuid, lead(c.timestamp) OVER (PARTITION BY c.survey_id, c.submission_key ORDER BY c.timestamp, c.uuid) AS next_at
-          FROM (SELECT DISTINCT t.survey_id, t.submission_key FROM survey_events t
-                 WHERE t.project_id = $1 AND t.uuid = ANY($2::uuid[]) AND t.kind = 3) touched
-          CROSS JOIN LATERAL (SELECT x.survey_id, x.submission_key, x.timestamp, x.uuid FROM survey_events x
-                               WHERE x.project_id = $1 AND x.survey_id = touched.survey_id AND x.kind = 3
-                                 AND x.submission_key = touched.submission_key) c) chain
- WHERE se.project_id = $1 AND se.uuid = chain.uuid AND se.superseded_at IS DISTINCT FROM chain.next_at`;
+const CHAIN_CHANGES = `
+SELECT uuid, next_at::text AS next_at
+  FROM (SELECT c.uuid, c.superseded_at,
+               lead(c.timestamp) OVER (PARTITION BY touched.survey_id, touched.submission_key ORDER BY c.timestamp, c.uuid) AS next_at
+          FROM (SELECT DISTINCT t.survey_id, t.submission_key
+                  FROM unnest($2::uuid[]) AS wanted(uuid),
+                       LATERAL (SELECT s.survey_id, s.submission_key FROM survey_events s
+                                 WHERE s.project_id = $1 AND s.uuid = wanted.uuid AND s.kind = 3 LIMIT 1) t) touched
+          CROSS JOIN LATERAL (SELECT x.timestamp, x.uuid, x.superseded_at FROM survey_events x
+                               WHERE x.project_id = $1 AND x.survey_id = touched.survey_id
+                                 AND x.submission_key = touched.submission_key AND x.kind = 3
+                              OFFSET 0) c) chain
+ WHERE superseded_at IS DISTINCT FROM next_at`;
+
+const SET_SUPERSEDED = `
+UPDATE survey_events se SET superseded_at = u.next_at
+  FROM unnest($2::uuid[], $3::timestamptz[]) AS u(uuid, next_at)
+ WHERE se.project_id = $1 AND se.uuid = u.uuid`;
 
 /** Writes the survey events among these (fresh) event uuids and their rollups; answers the surveys touched. */
 export async function applySurveyEvents(db: Queryable, projectId: number, uuids: readonly string[]): Promise<string[]> {
   const { rows } = await db.query<{ survey_id: string }>(APPLY, [projectId, uuids]);
-  await db.query(CHAIN, [projectId, uuids]);
+  const changes = await db.query<{ uuid: string; next_at: string | null }>(CHAIN_CHANGES, [projectId, uuids]);
+  if (changes.rows.length > 0) {
+    await db.query(SET_SUPERSEDED, [projectId, changes.rows.map((row) => row.uuid), changes.rows.map((row) => row.next_at)]);
+  }
   return rows.map((row) => row.survey_id);
 }
