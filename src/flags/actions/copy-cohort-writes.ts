@@ -51,7 +51,7 @@ export async function carryCohorts(carry: CohortCarry, filters: FlagFilters): Pr
       carry.deps,
       carry.toProjectId,
       carry.actor,
-      { name: node.name, description, is_static: node.is_static, filters: node.is_static ? {} : remapCohortIds(node.filters, ids) },
+      { name: node.name, description, is_static: node.is_static, filters: node.is_static ? undefined : remapCohortIds(node.filters, ids) },
       unit,
     );
     ids.set(node.id, created.id);
