@@ -107,7 +107,7 @@ test('a cohort of the same name in the target is used, not copied; a static coho
   assert.deepEqual(flag?.filters.groups[0].properties.map((p: Json) => p.value), [theirs.id, cohorts[1].id]);
 });
 
-test('a deleted or foreign cohort fails that target with nothing written; other targets are still copied', async () => {
+test('a deleted cohort or another organization\'s cohort fails the target, nothing of it written; other failures as before', async () => {
   const kept = await newCohort(t.projectId, { name: 'Kept cohort', filters: person('kept', 'yes') });
   const gone = await newCohort(t.projectId, { name: 'Gone cohort', filters: person('gone', 'yes') });
   const flag = await newFlag('half-cohorted', cohortCondition(kept.id, gone.id));
@@ -135,4 +135,35 @@ test('a deleted or foreign cohort fails that target with nothing written; other 
     { project_id: t.projectId, errors: 'The target is the source project.' },
   ]);
   assert.deepEqual(await cohortsOf(target), []);
+});
+
+test('cohorts referencing each other in a loop (stored so by hand) fail the target without looping', async () => {
+  const a = await newCohort(t.projectId, { name: 'Loop A', filters: person('loop', 'a') });
+  const b = await newCohort(t.projectId, { name: 'Loop B', filters: refersTo(a.id) });
+  await newFlag('looped', cohortCondition(b.id));
+  await t.db.pool.query('UPDATE cohorts SET filters = $2 WHERE id = $1', [a.id, JSON.stringify(refersTo(b.id))]);
+  const target = await otherProject(t);
+  const answer = await copy('looped', [target]);
+  assert.equal(answer.success.length, 0);
+  assert.match(answer.failed[0].errors, /loop/);
+  assert.deepEqual(await cohortsOf(target), []);
+});
+
+test('a flag dependency names the target flag of the same key; without it the target fails', async () => {
+  const base = await newFlag('dependency-base', { groups: [{ properties: [], rollout_percentage: 100 }] });
+  const dependencyOn = (id: number) => ({
+    groups: [{ properties: [{ key: String(id), type: 'flag', value: true, operator: 'flag_evaluates_to' }], rollout_percentage: 100 }],
+  });
+  await newFlag('dependent', dependencyOn(base.id));
+  const target = await otherProject(t);
+  const refused = await copy('dependent', [target]);
+  assert.deepEqual(refused.failed, [
+    { project_id: target, errors: "The flag depends on flag 'dependency-base', which the target project does not have: copy that flag first." },
+  ]);
+  assert.equal(await flagOf(target, 'dependent'), undefined);
+
+  assert.deepEqual((await copy('dependency-base', [target])).failed, []);
+  const targetBase = await flagOf(target, 'dependency-base');
+  assert.deepEqual((await copy('dependent', [target])).failed, []);
+  assert.deepEqual((await flagOf(target, 'dependent'))?.filters.groups[0].properties[0].key, String(targetBase?.id));
 });

@@ -2,7 +2,7 @@
  * `POST /api/organizations/{id}/feature_flags/copy_flags/` (PostHog): copies one flag, by key, from
  * a project into other projects of the organization: created where the key is free, updated where
  * a live flag holds it. The cohorts the flag targets come along (reused by name, or created; see
- * copy-cohort-writes.ts) and the flag's cohort ids are rewritten to the target's. Each target is
+ * copy-cohort-writes.ts); the flag's cohort ids and flag-dependency ids are rewritten to the target's. Each target is
  * one unit of work (its cohorts and its flag); a target that fails is reported, nothing of it is
  * written, and the others are still written (PostHog's behaviour).
  */
@@ -19,6 +19,7 @@ import { updateFlagById } from '../update.ts';
 import { membershipLevel } from '../../platform/auth/principal.ts';
 import { carryCohorts } from './copy-cohort-writes.ts';
 import { CohortCopyRefusal, remapCohortIds } from './copy-cohorts.ts';
+import { remapFlagDependencies } from './copy-dependencies.ts';
 
 export interface CopyRequest {
   feature_flag_key?: string;
@@ -76,7 +77,13 @@ export async function copyFlags(deps: CopyDeps, principal: Principal, organizati
       const copied = await deps.units.run(async (unit) => {
         const carry = { deps, unit, actor, fromProjectId: from, toProjectId: projectId };
         const cohortIds = await carryCohorts(carry, source.filters);
-        const body = { ...copiedFields(source), filters: remapCohortIds(source.filters, cohortIds) };
+        const targetFlags = await deps.flagCache.project(projectId);
+        const filters = await remapFlagDependencies(remapCohortIds(source.filters, cohortIds), {
+          db: unit.client,
+          fromProjectId: from,
+          targetFlagOf: async (dependencyKey) => targetFlags.liveKeyOwner(dependencyKey),
+        });
+        const body = { ...copiedFields(source), filters };
         return existing === undefined
           ? createFlag(deps, projectId, actor, body, unit)
           : updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch: null, within: unit });
