@@ -37,6 +37,10 @@ export function flagCopyRoutes(deps: FlagDeps) {
         schema: {
           tags: ['feature_flags'],
           summary: 'Copy a flag (by key) from one project into others of the organization: created, or updated where the key is taken',
+          description:
+            'The cohorts the flag targets come along: a cohort of the same name in the target is used, otherwise it is created there ' +
+            '(with the cohorts it references; a static cohort arrives empty). Flag dependencies name the target flag of the same key. ' +
+            'Each target is written whole or not at all; a target that fails is listed in `failed`.',
           params: OrganizationParams,
           body: CopyBody,
           response: { 200: CopyResponse },
