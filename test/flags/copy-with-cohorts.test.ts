@@ -167,3 +167,16 @@ test('a flag dependency names the target flag of the same key; without it the ta
   assert.deepEqual((await copy('dependent', [target])).failed, []);
   assert.deepEqual((await flagOf(target, 'dependent'))?.filters.groups[0].properties[0].key, String(targetBase?.id));
 });
+
+test('two copies at once into one project create the cohort once', async () => {
+  const cohort = await newCohort(t.projectId, { name: 'Raced cohort', filters: person('race', 'yes') });
+  await newFlag('raced-a', cohortCondition(cohort.id));
+  await newFlag('raced-b', cohortCondition(cohort.id));
+  const target = await otherProject(t);
+  const [a, b] = await Promise.all([copy('raced-a', [target]), copy('raced-b', [target])]);
+  assert.deepEqual([...a.failed, ...b.failed], []);
+  const created = (await cohortsOf(target)).filter((c) => c.name === 'Raced cohort');
+  assert.equal(created.length, 1);
+  assert.equal((await flagOf(target, 'raced-a'))?.filters.groups[0].properties[0].value, created[0].id);
+  assert.equal((await flagOf(target, 'raced-b'))?.filters.groups[0].properties[0].value, created[0].id);
+});

@@ -6,7 +6,7 @@
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { cohortIdOf, referencedCohortIds } from '../../cohorts/filters.ts';
 import { createCohort, type CohortDeps } from '../../cohorts/service.ts';
-import { findCohort, liveCohorts } from '../../cohorts/store.ts';
+import { findCohort, liveCohorts, lockProjectCohorts } from '../../cohorts/store.ts';
 import type { UserSummary } from '../../platform/users/user-summary.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import { CohortCopyRefusal, planCohortCopy, remapCohortIds } from './copy-cohorts.ts';
@@ -35,6 +35,8 @@ export async function carryCohorts(carry: CohortCarry, filters: FlagFilters): Pr
   const roots = flagCohortIds(filters);
   if (roots.length === 0) return new Map();
   const { unit } = carry;
+  // Held to the end of the unit: a concurrent copy cannot create a cohort of the same name meanwhile.
+  await lockProjectCohorts(unit.client, carry.toProjectId);
   const source = new Map((await liveCohorts(unit.client, carry.fromProjectId)).map((node) => [node.id, node]));
   const targetByName = new Map<string, number>();
   for (const node of await liveCohorts(unit.client, carry.toProjectId)) if (!targetByName.has(node.name)) targetByName.set(node.name, node.id);
