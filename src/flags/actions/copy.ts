@@ -87,7 +87,7 @@ export async function copyFlags(deps: CopyDeps, principal: Principal, organizati
         return existing === undefined
           ? createFlag(deps, projectId, actor, body, unit)
           : updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch: null, within: unit });
-      });
+      }, { retry: true });
       answer.success.push(flagJson(renderFlag(copied), viewer, new Date()));
     } catch (error) {
       if (error instanceof CohortCopyRefusal) {
