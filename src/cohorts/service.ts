@@ -43,12 +43,17 @@ function startAfterCommit(unit: UnitOfWork, start: (() => void) | null): void {
   if (start) unit.afterCommit(start);
 }
 
-/** Runs `work` in a unit of work holding the project's cohort lock. */
-async function inCohortUnit<T>(deps: CohortDeps, projectId: number, work: (db: Queryable, unit: UnitOfWork) => Promise<T>): Promise<T> {
+/** Runs `work` in a unit of work (its own, or `within`) holding the project's cohort lock. */
+async function inCohortUnit<T>(
+  deps: CohortDeps,
+  projectId: number,
+  work: (db: Queryable, unit: UnitOfWork) => Promise<T>,
+  within?: UnitOfWork,
+): Promise<T> {
   return deps.units.run(async (unit) => {
     await lockProjectCohorts(unit.client, projectId);
     return work(unit.client, unit);
-  });
+  }, { within });
 }
 
 function checkUnsupported(body: CohortWriteBody): void {
@@ -91,7 +96,13 @@ async function reread(db: Queryable, projectId: number, id: number): Promise<Coh
   return cohort;
 }
 
-export async function createCohort(deps: CohortDeps, projectId: number, actor: UserSummary, body: CohortWriteBody): Promise<CohortRecord> {
+export async function createCohort(
+  deps: CohortDeps,
+  projectId: number,
+  actor: UserSummary,
+  body: CohortWriteBody,
+  within?: UnitOfWork,
+): Promise<CohortRecord> {
   checkUnsupported(body);
   const isStatic = body.is_static ?? false;
   const filters = filtersFor(body.filters, isStatic);
@@ -126,7 +137,7 @@ export async function createCohort(deps: CohortDeps, projectId: number, actor: U
     await recordCohortActivity(db, { before: null, after, userId: actor.id });
     await publishCohortChange(deps, unit, projectId, id);
     return after;
-  });
+  }, within);
 }
 
 /** The persons matching `filters` now: the members of a static cohort built from criteria. */

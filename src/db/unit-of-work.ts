@@ -26,6 +26,11 @@ export interface UnitOfWorkOptions {
   retry?: boolean;
   /** Other failures worth a rerun of a retryable unit (ingestion: a concurrent insert of the same person). */
   retryAlso?: (error: unknown) => boolean;
+  /**
+   * A unit already open: the work joins it (its statements in that transaction, its effects after
+   * that unit commits) instead of opening one of its own. For a write made of several services' writes.
+   */
+  within?: UnitOfWork;
 }
 
 export const MAX_ATTEMPTS = 3;
@@ -57,6 +62,7 @@ export class UnitsOfWork {
   ) {}
 
   async run<T>(work: (unit: UnitOfWork) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
+    if (options.within) return work(options.within);
     for (let attempt = 1; ; attempt++) {
       let unit: CollectingUnit | undefined;
       let result: T;

@@ -1,3 +1,4 @@
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { requiredField } from '../platform/errors.ts';
 import type { UserSummary } from '../platform/users/user-summary.ts';
 import { usageInsights } from './actions/usage-dashboard.ts';
@@ -14,7 +15,14 @@ import type { FlagWriteDeps } from './write-deps.ts';
 import { applyPlainFields, newFlagValues } from './write-fields.ts';
 import { commitFlagWrite } from './writer.ts';
 
-export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: UserSummary, body: FlagWriteBody): Promise<FlagRecord> {
+/** `within`: a unit already open that this create joins (its filters are then checked inside it too). */
+export async function createFlag(
+  deps: FlagWriteDeps,
+  projectId: number,
+  actor: UserSummary,
+  body: FlagWriteBody,
+  within?: UnitOfWork,
+): Promise<FlagRecord> {
   if (body.key === undefined) throw requiredField('key');
   // Uniqueness is reported before format, as PostHog does. The cache answers here; the unique
   // index is the guard against a flag created meanwhile by another process.
@@ -24,7 +32,7 @@ export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: 
   const values = applyPlainFields(newFlagValues(key, new Date()), body);
   if (body.filters !== undefined) {
     values.filters = overridesFirst(
-      await validateFilters(body.filters, { isCreate: true, flagId: null, flagKey: key, lookup: flagLookup(deps.pool, projectId) }),
+      await validateFilters(body.filters, { isCreate: true, flagId: null, flagKey: key, lookup: flagLookup(within?.client ?? deps.pool, projectId) }),
     );
   }
   const dashboards = await checkDashboards(deps.pool, projectId, body.analytics_dashboards);
@@ -39,7 +47,7 @@ export async function createFlag(deps: FlagWriteDeps, projectId: number, actor: 
       const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
       await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id });
       return record;
-    }, { retry: true });
+    }, { retry: true, within });
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

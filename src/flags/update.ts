@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { notFound, validationError } from '../platform/errors.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
@@ -25,6 +26,8 @@ export interface UpdateRequest {
   actor: UserSummary;
   body: FlagWriteBody;
   ifMatch: number | '*' | null;
+  /** A unit already open that this update joins (a copy writing cohorts and the flag together). */
+  within?: UnitOfWork;
 }
 
 
@@ -111,7 +114,7 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: linked };
       await commitFlagWrite(deps, unit, { before, after, actorId: actor.id });
       return after;
-    }, { retry: true });
+    }, { retry: true, within: request.within });
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

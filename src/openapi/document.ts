@@ -57,6 +57,12 @@ const REVALIDATED = new Set([
   'array_config_js_retrieve',
 ]);
 
+/** The flag definitions routes: a personal API key or the project's secret token (`phs_…`), as Bearer. */
+const DEFINITIONS = new Set(['flags_definitions_retrieve', 'feature_flag_local_evaluation_legacy_retrieve', 'feature_flags_local_evaluation_retrieve']);
+
+export const PROJECT_SECRET_SCHEME = 'ProjectSecretAPIKeyAuth';
+export const PROJECT_TOKEN_SCHEME = 'ProjectTokenAuth';
+
 const NOT_MODIFIED: Response = { description: 'Not modified: `If-None-Match` names the current `ETag`; no body.' };
 
 const SUCCESS_DESCRIPTIONS: Readonly<Record<string, string>> = { '200': 'OK', '201': 'Created', '204': 'No content' };
@@ -117,6 +123,19 @@ function answersOf(document: OpenApiDocument): Map<string, Map<string, SchemaObj
   return answers;
 }
 
+/**
+ * The credentials the route schemas leave out: the secret token beside the personal key on the
+ * definitions routes, and the project token on the SDK routes (unless the path carries it).
+ */
+function documentCredentials(operationId: string, operation: Operation, projectToken: boolean, parameters: Parameter[]): void {
+  if (DEFINITIONS.has(operationId)) {
+    operation.security = [...(operation.security ?? []), { [PROJECT_SECRET_SCHEME]: [] }];
+    return;
+  }
+  const tokenInPath = parameters.some((parameter) => parameter.in === 'path' && parameter.name === 'token');
+  if (projectToken && !tokenInPath) operation.security = [{ [PROJECT_TOKEN_SCHEME]: [] }];
+}
+
 function completeOperation(method: string, path: string, operation: Operation): void {
   const operationId = operation.operationId ?? operationIdFor(method, path, method === 'get' && isPaginated(operation));
   operation.operationId = operationId;
@@ -125,11 +144,13 @@ function completeOperation(method: string, path: string, operation: Operation): 
   }
   const authenticated = (operation.security ?? []).some((requirement) => 'PersonalAPIKeyAuth' in requirement);
   const parameters = operation.parameters ?? [];
+  const projectToken = !authenticated && !NO_CREDENTIALS.has(operationId);
+  documentCredentials(operationId, operation, projectToken, parameters);
   const statuses = errorStatusesOf({
     operationId,
     method,
     authenticated,
-    projectToken: !authenticated && !NO_CREDENTIALS.has(operationId),
+    projectToken,
     hasPathParameters: parameters.some((parameter) => parameter.in === 'path'),
     hasQuery: parameters.some((parameter) => parameter.in === 'query'),
     hasBody: operation.requestBody !== undefined,

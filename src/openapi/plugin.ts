@@ -1,7 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { completeDocument, type OpenApiDocument } from './document.ts';
+import { completeDocument, PROJECT_SECRET_SCHEME, PROJECT_TOKEN_SCHEME, type OpenApiDocument } from './document.ts';
 
 const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
 const SESSION_SCHEME = 'SessionCookieAuth';
@@ -38,6 +38,20 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: {
         securitySchemes: {
           [SECURITY_SCHEME]: { type: 'http', scheme: 'bearer', description: 'A personal API key (phx_…)' },
+          [PROJECT_SECRET_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description: "The project's secret API token (phs_…); it names its project. Only the flag definitions routes accept it.",
+          },
+          [PROJECT_TOKEN_SCHEME]: {
+            type: 'apiKey',
+            in: 'query',
+            name: 'token',
+            description:
+              'The public project token (phc_…), for the SDK routes. Sent as the `token` query parameter, or in the body as ' +
+              '`token` or `api_key` (`/flags`, `/decide`, `/batch`, `/e`, `/i/v0/e`); OFREP also takes it as `Authorization: Bearer`. ' +
+              'None → 401 `not_authenticated`; unknown → 401 `authentication_failed`.',
+          },
           [SESSION_SCHEME]: {
             type: 'apiKey',
             in: 'cookie',

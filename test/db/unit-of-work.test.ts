@@ -99,7 +99,7 @@ describe('a unit of work', () => {
     const units = new UnitsOfWork(db.pool, (error) => logged.push(error));
     const ran: string[] = [];
     const result = await units.run(async (unit) => {
-      await unit.client.query('UPDATE uow_rows SET value = 5 WHERE id = 2');
+      await unit.client.query('UPDATE uow_rows SET value = 1005 WHERE id = 2');
       unit.afterCommit(() => {
         throw new Error('cache broke');
       });
@@ -110,7 +110,7 @@ describe('a unit of work', () => {
     assert.deepEqual(ran, ['after']);
     assert.equal(logged.length, 1);
     assert.match((logged[0] as Error).message, /cache broke/);
-    assert.equal(await valueOf(2), 5);
+    assert.equal(await valueOf(2), 1005);
   });
 
   test('a subscriber that throws does not keep the change from the others', async () => {
@@ -152,6 +152,39 @@ async function deadlockingPair(units: UnitsOfWork, retry: boolean) {
   const results = await Promise.allSettled([units.run(work('a', 1, 2), { retry }), units.run(work('b', 2, 1), { retry })]);
   return { results, attempts, effects };
 }
+
+describe('a write joining a unit already open (within)', () => {
+  test('its statements are in the outer transaction and its effects wait for the outer commit, or are dropped with it', async () => {
+    const units = new UnitsOfWork(db.pool);
+    const effects: string[] = [];
+    const start = await valueOf(2);
+    await units.run(async (outer) => {
+      await units.run(async (inner) => {
+        assert.equal(inner, outer);
+        await inner.client.query('UPDATE uow_rows SET value = 1005 WHERE id = 2');
+        inner.afterCommit(() => effects.push('inner'));
+      }, { within: outer, retry: true });
+      assert.deepEqual(effects, [], 'not before the outer unit commits');
+      assert.equal(await valueOf(2), start, 'not visible outside the outer transaction yet');
+    });
+    assert.deepEqual(effects, ['inner']);
+    assert.equal(await valueOf(2), 1005);
+
+    await assert.rejects(
+      units.run(async (outer) => {
+        await units.run(async (inner) => {
+          await inner.client.query('UPDATE uow_rows SET value = 1006 WHERE id = 2');
+          inner.afterCommit(() => effects.push('dropped'));
+        }, { within: outer });
+        throw new Error('outer refused');
+      }),
+      /outer refused/,
+    );
+    assert.deepEqual(effects, ['inner']);
+    assert.equal(await valueOf(2), 1005);
+    await db.pool.query('UPDATE uow_rows SET value = $1 WHERE id = 2', [start]);
+  });
+});
 
 describe('conflicts between units of work', () => {
   test('a real deadlock: a retryable unit runs again and both writes land, effects once each', async () => {

@@ -138,3 +138,21 @@ test('filters, questions, appearance and conditions are typed, with the operator
   const answer = byId('feature_flags_retrieve').responses['200'].content?.['application/json']?.schema;
   assert.deepEqual(answer, { $ref: '#/components/schemas/FeatureFlag' });
 });
+
+test('the definitions routes also take the secret project token; the SDK routes name the project token', () => {
+  const document = full();
+  const schemes = document.components.securitySchemes as Record<string, { type: string; in?: string; name?: string; scheme?: string }>;
+  assert.equal(schemes.ProjectSecretAPIKeyAuth?.scheme, 'bearer');
+  assert.deepEqual([schemes.ProjectTokenAuth?.type, schemes.ProjectTokenAuth?.in, schemes.ProjectTokenAuth?.name], ['apiKey', 'query', 'token']);
+  for (const id of ['flags_definitions_retrieve', 'feature_flag_local_evaluation_legacy_retrieve', 'feature_flags_local_evaluation_retrieve']) {
+    assert.deepEqual(byId(id).security, [{ PersonalAPIKeyAuth: ['feature_flag:read'] }, { ProjectSecretAPIKeyAuth: [] }], id);
+  }
+  const withProjectToken = operationsOf(document)
+    .filter(({ operation }) => operation.security?.some((requirement) => 'ProjectTokenAuth' in requirement))
+    .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+  for (const route of ['POST /flags', 'POST /decide', 'POST /batch', 'POST /e', 'GET /api/surveys']) {
+    assert.ok(withProjectToken.some((key) => key === route || key === `${route}/`), route);
+  }
+  assert.ok(!withProjectToken.some((key) => key.includes('{token}')), 'the remote config carries the token in its path');
+  assert.ok(!withProjectToken.some((key) => key.includes('login') || key.includes('signup')));
+});

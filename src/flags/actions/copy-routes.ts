@@ -2,12 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FlagDeps } from '../deps.ts';
+import { pluginJobs } from '../../cohorts/jobs.ts';
 import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
 import { sendJson } from '../../platform/http/send-json.ts';
 import { OrganizationParams } from '../../platform/organizations/schemas.ts';
 import { resolveOrganization } from '../../platform/organizations/service.ts';
 import { FlagResponse } from '../schemas.ts';
-import { copyFlags } from './copy.ts';
+import { copyFlags, type CopyDeps } from './copy.ts';
 
 const URL = '/api/organizations/:organization_id/feature_flags/copy_flags';
 const ProjectId = Type.Integer({ minimum: 1, maximum: 2147483647 });
@@ -27,6 +28,7 @@ const CopyResponse = Type.Object({
 export function flagCopyRoutes(deps: FlagDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
+    const copyDeps: CopyDeps = { ...deps, ...pluginJobs(root) };
     refuseOtherMethods(root, URL, ['POST']);
     app.post(
       URL,
@@ -35,6 +37,10 @@ export function flagCopyRoutes(deps: FlagDeps) {
         schema: {
           tags: ['feature_flags'],
           summary: 'Copy a flag (by key) from one project into others of the organization: created, or updated where the key is taken',
+          description:
+            'The cohorts the flag targets come along: a cohort of the same name in the target is used, otherwise it is created there ' +
+            '(with the cohorts it references; a static cohort arrives empty). Flag dependencies name the target flag of the same key. ' +
+            'Each target is written whole or not at all; a target that fails is listed in `failed`.',
           params: OrganizationParams,
           body: CopyBody,
           response: { 200: CopyResponse },
@@ -45,7 +51,7 @@ export function flagCopyRoutes(deps: FlagDeps) {
       },
       async (request, reply) => {
         const organization = await resolveOrganization(deps, request.principal, request.params.organization_id);
-        const { success, failed } = await copyFlags(deps, request.principal, organization.id, request.body);
+        const { success, failed } = await copyFlags(copyDeps, request.principal, organization.id, request.body);
         return sendJson(reply, `{"success":[${success.join(',')}],"failed":${JSON.stringify(failed)}}`);
       },
     );

@@ -1,9 +1,12 @@
 /**
  * `POST /api/organizations/{id}/feature_flags/copy_flags/` (PostHog): copies one flag, by key, from
  * a project into other projects of the organization: created where the key is free, updated where
- * a live flag holds it. Each target is written on its own through the one flag writer; a target
- * that fails is reported and the others are still written (PostHog's behaviour).
+ * a live flag holds it. The cohorts the flag targets come along (reused by name, or created; see
+ * copy-cohort-writes.ts); the flag's cohort ids and flag-dependency ids are rewritten to the target's. Each target is
+ * one unit of work (its cohorts and its flag); a target that fails is reported, nothing of it is
+ * written, and the others are still written (PostHog's behaviour).
  */
+import type { CohortDeps } from '../../cohorts/service.ts';
 import type { FlagDeps } from '../deps.ts';
 import { principalCanReach, type Principal } from '../../platform/auth/principal.ts';
 import { ApiError, validationError } from '../../platform/errors.ts';
@@ -14,6 +17,9 @@ import type { FlagRecord } from '../record.ts';
 import type { FlagWriteBody } from '../schemas.ts';
 import { updateFlagById } from '../update.ts';
 import { membershipLevel } from '../../platform/auth/principal.ts';
+import { carryCohorts } from './copy-cohort-writes.ts';
+import { CohortCopyRefusal, remapCohortIds } from './copy-cohorts.ts';
+import { remapFlagDependencies } from './copy-dependencies.ts';
 
 export interface CopyRequest {
   feature_flag_key?: string;
@@ -43,11 +49,10 @@ function copiedFields(source: FlagRecord): FlagWriteBody {
   };
 }
 
-function targetsCohorts(flag: FlagRecord): boolean {
-  return (flag.filters.groups ?? []).some((group) => (group.properties ?? []).some((property) => property.type === 'cohort'));
-}
+/** The flag writer's and the cohort service's (the cohorts come along). */
+export type CopyDeps = FlagDeps & CohortDeps;
 
-export async function copyFlags(deps: FlagDeps, principal: Principal, organizationId: string, request: CopyRequest): Promise<CopyAnswer> {
+export async function copyFlags(deps: CopyDeps, principal: Principal, organizationId: string, request: CopyRequest): Promise<CopyAnswer> {
   const { feature_flag_key: key, from_project: from, target_project_ids: targets } = request;
   if (!key || from === undefined || !targets || targets.length === 0) throw validationError('Missing required fields');
   const reachable = async (projectId: number) => {
@@ -67,20 +72,28 @@ export async function copyFlags(deps: FlagDeps, principal: Principal, organizati
       answer.failed.push({ project_id: projectId, errors: projectId === from ? 'The target is the source project.' : 'Target project does not exist.' });
       continue;
     }
-    if (targetsCohorts(source)) {
-      // Cohort ids differ between projects; copying the cohorts along is not done yet.
-      answer.failed.push({ project_id: projectId, errors: 'Flags that target cohorts cannot be copied yet: copy the cohorts, then the flag.' });
-      continue;
-    }
     try {
       const existing = (await deps.flagCache.project(projectId)).liveKeyOwner(key);
-      const body = copiedFields(source);
-      const copied =
-        existing === undefined
-          ? await createFlag(deps, projectId, actor, body)
-          : await updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch: null });
+      const copied = await deps.units.run(async (unit) => {
+        const carry = { deps, unit, actor, fromProjectId: from, toProjectId: projectId };
+        const cohortIds = await carryCohorts(carry, source.filters);
+        const targetFlags = await deps.flagCache.project(projectId);
+        const filters = await remapFlagDependencies(remapCohortIds(source.filters, cohortIds), {
+          db: unit.client,
+          fromProjectId: from,
+          targetFlagOf: async (dependencyKey) => targetFlags.liveKeyOwner(dependencyKey),
+        });
+        const body = { ...copiedFields(source), filters };
+        return existing === undefined
+          ? createFlag(deps, projectId, actor, body, unit)
+          : updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch: null, within: unit });
+      }, { retry: true });
       answer.success.push(flagJson(renderFlag(copied), viewer, new Date()));
     } catch (error) {
+      if (error instanceof CohortCopyRefusal) {
+        answer.failed.push({ project_id: projectId, errors: error.message });
+        continue;
+      }
       if (!(error instanceof ApiError) || error.status >= 500) throw error;
       answer.failed.push({ project_id: projectId, errors: error.attr ? `${error.attr}: ${error.message}` : error.message });
     }

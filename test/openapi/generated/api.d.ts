@@ -727,7 +727,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Copy a flag (by key) from one project into others of the organization: created, or updated where the key is taken */
+        /**
+         * Copy a flag (by key) from one project into others of the organization: created, or updated where the key is taken
+         * @description The cohorts the flag targets come along: a cohort of the same name in the target is used, otherwise it is created there (with the cohorts it references; a static cohort arrives empty). Flag dependencies name the target flag of the same key. Each target is written whole or not at all; a target that fails is listed in `failed`.
+         */
         post: operations["organizations_feature_flags_copy_flags_create"];
         delete?: never;
         options?: never;
