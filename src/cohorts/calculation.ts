@@ -109,9 +109,9 @@ export async function calculateCount(
           log: deps.log,
           stop: () => deps.jobs.stopRequested,
         });
-        await finishCalculation(deps.pool, cohortId, count, false);
+        await deps.units.run(({ client }) => finishCalculation(client, cohortId, count, false));
       } catch (error) {
-        await finishCalculation(deps.pool, cohortId, null, true);
+        await deps.units.run(({ client }) => finishCalculation(client, cohortId, null, true));
         throw error;
       }
     });
@@ -165,7 +165,7 @@ export async function fillStaticCohort(
           needsDistinctId: source.needsDistinctId,
           hashKeyFlags: source.hashKeyFlags,
           stop: () => deps.jobs.stopRequested,
-          onMatches: (ids) => addMembersById(deps.pool, cohortId, ids),
+          onMatches: (ids) => deps.units.run(({ client }) => addMembersById(client, cohortId, ids)),
         });
         await deps.units.run(async (unit) => {
           await finishCalculation(unit.client, cohortId, null, false);
@@ -173,7 +173,7 @@ export async function fillStaticCohort(
           await deps.bus.publish(unit, { kind: 'cohort', projectId, id: cohortId });
         });
       } catch (error) {
-        await finishCalculation(deps.pool, cohortId, null, true);
+        await deps.units.run(({ client }) => finishCalculation(client, cohortId, null, true));
         throw error;
       }
     });

@@ -28,7 +28,7 @@ const tags = ['event_definitions'];
 
 /** /api/projects/:project_id/event_definitions */
 export function eventDefinitionRoutes(deps: PlatformDeps) {
-  const { pool } = deps;
+  const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET', 'POST']);
@@ -110,7 +110,7 @@ export function eventDefinitionRoutes(deps: PlatformDeps) {
         },
       },
       async (request, reply) => {
-        const id = await createDefinition(pool, request.project, request.principal.user.id, request.body);
+        const id = await createDefinition(units, request.project, request.principal.user.id, request.body);
         const location = `${request.protocol}://${request.host}/api/projects/${request.project.id}/event_definitions/${id}/`;
         return reply.code(201).header('location', location).send();
       },
@@ -152,7 +152,7 @@ export function eventDefinitionRoutes(deps: PlatformDeps) {
         body: UpdateDefinitionBody,
         response: { 200: EventDefinition },
       },
-      handler: async (request) => updateDefinitionById(pool, request.project, request.params.id, request.principal.user.id, request.body),
+      handler: async (request) => updateDefinitionById(units, request.project, request.params.id, request.principal.user.id, request.body),
     });
 
     app.delete(
@@ -167,7 +167,7 @@ export function eventDefinitionRoutes(deps: PlatformDeps) {
         },
       },
       async (request, reply) => {
-        await deleteDefinitionById(pool, request.project.id, request.params.id, request.principal.user.id);
+        await deleteDefinitionById(units, request.project.id, request.params.id, request.principal.user.id);
         return reply.code(204).send();
       },
     );

@@ -1,5 +1,5 @@
-import type { Pool, Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import type { ProjectRef } from '../../platform/auth/principal.ts';
 import { ApiError, notFound, validationError } from '../../platform/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
@@ -68,7 +68,7 @@ function valuesOf(row: DefinitionRecord): DefinitionValues {
 }
 
 /** Creates the definition and its activity entry in one transaction; answers the new id. */
-export async function createDefinition(pool: Pool, project: ProjectRef, actorId: number, body: CreateDefinitionBody): Promise<string> {
+export async function createDefinition(units: UnitsOfWork, project: ProjectRef, actorId: number, body: CreateDefinitionBody): Promise<string> {
   const name = body.name.trim();
   if (name === '') throw validationError('This field may not be blank.', 'name', 'blank');
   refuseNul(name, 'name');
@@ -85,10 +85,10 @@ export async function createDefinition(pool: Pool, project: ProjectRef, actorId:
     primary_property: null,
   };
   const values = applyBody(blank, body, actorId, new Date());
-  if (await definitionNameTaken(pool, project.id, name)) throw nameTaken(name);
-  await checkOwner(pool, project, body.owner);
+  if (await definitionNameTaken(units.pool, project.id, name)) throw nameTaken(name);
+  await checkOwner(units.pool, project, body.owner);
   try {
-    return await withTransaction(pool, async (client) => {
+    return await units.run(async ({ client }) => {
       const id = await insertDefinition(client, project.id, name, values, actorId);
       const row = (await findDefinition(client, project.id, id)) as DefinitionRecord;
       await recordDefinitionCreated(client, row, actorId);
@@ -116,14 +116,14 @@ export async function getDefinitionByName(db: Queryable, projectId: number, name
 }
 
 export async function updateDefinitionById(
-  pool: Pool,
+  units: UnitsOfWork,
   project: ProjectRef,
   rawId: string,
   actorId: number,
   body: UpdateDefinitionBody,
 ): Promise<EventDefinition> {
   const id = uuidOrNotFound(rawId);
-  return withTransaction(pool, async (client) => {
+  return units.run(async ({ client }) => {
     const before = await findDefinition(client, project.id, id, true);
     if (!before) throw notFound();
     const values = applyBody(valuesOf(before), body, actorId, new Date());
@@ -136,9 +136,9 @@ export async function updateDefinitionById(
 }
 
 /** Hard delete; its event_schemas links go with it (foreign-key cascade). */
-export async function deleteDefinitionById(pool: Pool, projectId: number, rawId: string, actorId: number): Promise<void> {
+export async function deleteDefinitionById(units: UnitsOfWork, projectId: number, rawId: string, actorId: number): Promise<void> {
   const id = uuidOrNotFound(rawId);
-  await withTransaction(pool, async (client) => {
+  await units.run(async ({ client }) => {
     const row = await findDefinition(client, projectId, id, true);
     if (!row) throw notFound();
     await deleteDefinition(client, id);

@@ -21,7 +21,7 @@ const tags = ['property_definitions'];
 
 /** /api/projects/:project_id/property_definitions */
 export function propertyDefinitionRoutes(deps: PlatformDeps) {
-  const { pool } = deps;
+  const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET']);
@@ -70,7 +70,7 @@ export function propertyDefinitionRoutes(deps: PlatformDeps) {
           response: { 200: PropertyDefinition },
         },
       },
-      async (request) => updatePropertyById(pool, request.project.id, request.params.id, request.principal.user.id, request.body),
+      async (request) => updatePropertyById(units, request.project.id, request.params.id, request.principal.user.id, request.body),
     );
 
     app.delete(
@@ -80,7 +80,7 @@ export function propertyDefinitionRoutes(deps: PlatformDeps) {
         schema: { tags, summary: 'Delete a property definition', params: PropertyDefinitionParams, response: { 204: NoBody('Deleted.') } },
       },
       async (request, reply) => {
-        await deletePropertyById(pool, request.project.id, request.params.id, request.principal.user.id);
+        await deletePropertyById(units, request.project.id, request.params.id, request.principal.user.id);
         return reply.code(204).send();
       },
     );

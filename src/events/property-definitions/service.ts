@@ -1,5 +1,5 @@
-import type { Pool, Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import { changedFields, type Change } from '../../platform/activity/changes.ts';
 import { recordActivity } from '../../platform/activity/store.ts';
 import { notFound } from '../../platform/errors.ts';
@@ -52,7 +52,7 @@ export async function getProperty(db: Queryable, projectId: number, rawId: strin
  * rules); updated_at/updated_by on every save; a `changed` activity entry when a value changed.
  */
 export async function updatePropertyById(
-  pool: Pool,
+  units: UnitsOfWork,
   projectId: number,
   rawId: string,
   actorId: number,
@@ -60,7 +60,7 @@ export async function updatePropertyById(
 ): Promise<PropertyDefinition> {
   const id = uuidOrNotFound(rawId);
   refuseNul(body.description, 'description');
-  return withTransaction(pool, async (client) => {
+  return units.run(async ({ client }) => {
     const before = await findProperty(client, projectId, id, true);
     if (!before) throw notFound();
     const next = valuesOf(before);
@@ -78,9 +78,9 @@ export async function updatePropertyById(
   });
 }
 
-export async function deletePropertyById(pool: Pool, projectId: number, rawId: string, actorId: number): Promise<void> {
+export async function deletePropertyById(units: UnitsOfWork, projectId: number, rawId: string, actorId: number): Promise<void> {
   const id = uuidOrNotFound(rawId);
-  await withTransaction(pool, async (client) => {
+  await units.run(async ({ client }) => {
     const row = await findProperty(client, projectId, id, true);
     if (!row) throw notFound();
     await deleteProperty(client, row);

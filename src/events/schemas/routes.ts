@@ -39,7 +39,7 @@ const SCHEMAS = '/event_schemas';
  * own frontend (scope INTERNAL); here personal API keys use them with the event-definition scopes.
  */
 export function schemaRoutes(deps: PlatformDeps) {
-  const { pool } = deps;
+  const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, GROUPS, ['GET', 'POST']);
@@ -78,7 +78,7 @@ export function schemaRoutes(deps: PlatformDeps) {
           response: { 201: PropertyGroup },
         },
       },
-      async (request, reply) => reply.code(201).send(await createGroup(pool, request.project.id, request.principal.user.id, request.body)),
+      async (request, reply) => reply.code(201).send(await createGroup(units, request.project.id, request.principal.user.id, request.body)),
     );
 
     app.get(
@@ -102,7 +102,7 @@ export function schemaRoutes(deps: PlatformDeps) {
           response: { 200: PropertyGroup },
         },
       },
-      async (request) => updateGroupById(pool, request.project.id, request.params.id, request.body),
+      async (request) => updateGroupById(units, request.project.id, request.params.id, request.body),
     );
 
     app.delete(
@@ -112,7 +112,7 @@ export function schemaRoutes(deps: PlatformDeps) {
         schema: { tags: groupTags, summary: 'Delete a schema property group (and its links to events)', params: ItemParams, response: { 204: NoBody('Deleted.') } },
       },
       async (request, reply) => {
-        await deleteGroupById(pool, request.project.id, request.params.id);
+        await deleteGroupById(units, request.project.id, request.params.id);
         return reply.code(204).send();
       },
     );
@@ -149,7 +149,7 @@ export function schemaRoutes(deps: PlatformDeps) {
           response: { 201: EventSchema },
         },
       },
-      async (request, reply) => reply.code(201).send(await createEventSchema(pool, request.project.id, request.body)),
+      async (request, reply) => reply.code(201).send(await createEventSchema(units, request.project.id, request.body)),
     );
 
     app.get(
@@ -168,7 +168,7 @@ export function schemaRoutes(deps: PlatformDeps) {
         schema: { tags: schemaTags, summary: 'Remove a property group from an event definition', params: ItemParams, response: { 204: NoBody('Deleted.') } },
       },
       async (request, reply) => {
-        await deleteEventSchemaById(pool, request.project.id, request.params.id);
+        await deleteEventSchemaById(units, request.project.id, request.params.id);
         return reply.code(204).send();
       },
     );

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { Pool, Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import { notFound, requiredField, validationError } from '../../platform/errors.ts';
 import { isUuid, refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../taxonomy/sql.ts';
@@ -63,13 +63,13 @@ export function planProperties(input: SchemaPropertyInput[], existing: StoredPro
   });
 }
 
-export async function createGroup(pool: Pool, projectId: number, actorId: number, body: CreateGroupBody): Promise<PropertyGroup> {
+export async function createGroup(units: UnitsOfWork, projectId: number, actorId: number, body: CreateGroupBody): Promise<PropertyGroup> {
   const name = groupName(body.name);
   refuseNul(body.description, 'description');
   const properties = planProperties(body.properties ?? [], [], new Date());
-  if (await groupNameTaken(pool, projectId, name, null)) throw groupNameTakenError();
+  if (await groupNameTaken(units.pool, projectId, name, null)) throw groupNameTakenError();
   try {
-    return await withTransaction(pool, async (client) => {
+    return await units.run(async ({ client }) => {
       const id = await insertGroup(client, projectId, name, body.description ?? '', actorId);
       await replaceGroupProperties(client, id, properties);
       return (await findGroup(client, projectId, id)) as PropertyGroup;
@@ -87,12 +87,12 @@ export async function getGroup(db: Queryable, projectId: number, rawId: string):
 }
 
 /** name, description and (when sent) the complete property list; updated_at on every save. */
-export async function updateGroupById(pool: Pool, projectId: number, rawId: string, body: UpdateGroupBody): Promise<PropertyGroup> {
+export async function updateGroupById(units: UnitsOfWork, projectId: number, rawId: string, body: UpdateGroupBody): Promise<PropertyGroup> {
   const id = uuidOrNotFound(rawId);
   const name = body.name === undefined ? undefined : groupName(body.name);
   refuseNul(body.description, 'description');
   try {
-    return await withTransaction(pool, async (client) => {
+    return await units.run(async ({ client }) => {
       const row = await findGroupRow(client, id, true);
       if (!row || row.project_id !== projectId) throw notFound();
       if (name !== undefined && name !== row.name && (await groupNameTaken(client, projectId, name, id))) throw groupNameTakenError();
@@ -109,9 +109,9 @@ export async function updateGroupById(pool: Pool, projectId: number, rawId: stri
 }
 
 /** Deletes the group, its properties and its links to events. */
-export async function deleteGroupById(pool: Pool, projectId: number, rawId: string): Promise<void> {
+export async function deleteGroupById(units: UnitsOfWork, projectId: number, rawId: string): Promise<void> {
   const id = uuidOrNotFound(rawId);
-  await withTransaction(pool, async (client) => {
+  await units.run(async ({ client }) => {
     const row = await findGroupRow(client, id, true);
     if (!row || row.project_id !== projectId) throw notFound();
     await deleteGroup(client, id);
@@ -130,14 +130,14 @@ const doesNotExist = (value: string, attr: string) =>
   validationError(`Invalid pk "${value}" - object does not exist.`, attr, 'does_not_exist');
 
 /** Links a property group to an event definition, both of this project, once. */
-export async function createEventSchema(pool: Pool, projectId: number, body: CreateEventSchemaBody): Promise<EventSchema> {
+export async function createEventSchema(units: UnitsOfWork, projectId: number, body: CreateEventSchemaBody): Promise<EventSchema> {
   const groupId = body.property_group ?? body.property_group_id;
   if (groupId === undefined) throw requiredField('property_group');
   const groupAttr = body.property_group !== undefined ? 'property_group' : 'property_group_id';
   if (!isUuid(body.event_definition)) throw validationError('Must be a valid UUID.', 'event_definition', 'invalid_input');
   if (!isUuid(groupId)) throw validationError('Must be a valid UUID.', groupAttr, 'invalid_input');
   const definitionId = body.event_definition.toLowerCase();
-  return withTransaction(pool, async (client) => {
+  return units.run(async ({ client }) => {
     if (!(await eventDefinitionInProject(client, projectId, definitionId))) throw doesNotExist(body.event_definition, 'event_definition');
     const group = await findGroupRow(client, groupId.toLowerCase());
     if (!group) throw doesNotExist(groupId, groupAttr);
@@ -163,9 +163,9 @@ export async function getEventSchema(db: Queryable, projectId: number, rawId: st
   return schema;
 }
 
-export async function deleteEventSchemaById(pool: Pool, projectId: number, rawId: string): Promise<void> {
+export async function deleteEventSchemaById(units: UnitsOfWork, projectId: number, rawId: string): Promise<void> {
   const id = uuidOrNotFound(rawId);
-  await withTransaction(pool, async (client) => {
+  await units.run(async ({ client }) => {
     if (!(await findEventSchema(client, projectId, id))) throw notFound();
     await deleteEventSchema(client, id);
   });

@@ -88,5 +88,7 @@ export async function createInvite(
 
 export async function cancelInvite(deps: PlatformDeps, principal: Principal, rawOrganization: string, inviteId: string): Promise<void> {
   const organizationId = await adminOrganization(deps, principal, rawOrganization);
-  if (!isUuid(inviteId) || !(await deleteInvite(deps.pool, organizationId, inviteId.toLowerCase()))) throw notFound();
+  if (!isUuid(inviteId)) throw notFound();
+  const deleted = await deps.units.run(({ client }) => deleteInvite(client, organizationId, inviteId.toLowerCase()));
+  if (!deleted) throw notFound();
 }

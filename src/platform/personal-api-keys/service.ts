@@ -127,14 +127,16 @@ export async function createPersonalApiKey(
   await ensureNoBroaderThanCaller(deps, principal, { scopes, teams, organizations });
 
   const value = generateSecret(PERSONAL_KEY_PREFIX);
-  const row = await insertPersonalApiKey(deps.pool, {
-    userId: principal.user.id,
-    label,
-    value,
-    scopes,
-    scopedTeams: teams,
-    scopedOrganizations: organizations,
-  });
+  const row = await deps.units.run(({ client }) =>
+    insertPersonalApiKey(client, {
+      userId: principal.user.id,
+      label,
+      value,
+      scopes,
+      scopedTeams: teams,
+      scopedOrganizations: organizations,
+    }),
+  );
   return { ...toPersonalApiKey(row), value };
 }
 

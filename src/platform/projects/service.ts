@@ -124,7 +124,7 @@ export async function updateProject(deps: PlatformDeps, project: ProjectRef, bod
   const row =
     changes.name === undefined && changes.timezone === undefined
       ? await findProject(deps.pool, project.id)
-      : await updateProjectRow(deps.pool, project.id, changes);
+      : await deps.units.run(({ client }) => updateProjectRow(client, project.id, changes));
   if (!row) throw notFound();
   return toProject(row);
 }

@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { hashSecret } from '../auth/keys.ts';
 import { verifyPassword } from '../auth/passwords.ts';
@@ -9,6 +10,7 @@ import { ensureNotThrottled, type ThrottleRule } from './throttle.ts';
 
 export interface LoginDeps {
   pool: Pool;
+  units: UnitsOfWork;
   authenticator: Authenticator;
   throttle: ThrottleRule;
 }
@@ -29,16 +31,21 @@ export async function signInWithPassword(
   const user = await findLoginUser(deps.pool, email);
   const matches = await verifyPassword(credentials.password, user?.password_hash ?? null);
   if (!user || !matches) {
-    await recordFailure(deps.pool, key, deps.throttle.windowMs);
+    await deps.units.run(({ client }) => recordFailure(client, key, deps.throttle.windowMs));
     throw invalidCredentials();
   }
-  await clearAccountFailures(deps.pool, key.account);
-  return startSession(deps.pool, deps.authenticator, user.id);
+  return deps.units.run(async ({ client }) => {
+    await clearAccountFailures(client, key.account);
+    return startSession(client, deps.authenticator, user.id);
+  });
 }
 
 /** A one-time sign-in link's token: used up whether or not it was still valid. */
 export async function signInWithToken(deps: LoginDeps, token: string): Promise<StartedSession> {
-  const userId = await consumeSignInToken(deps.pool, hashSecret(token));
-  if (userId === null) throw validationError('This sign-in link is invalid, used or expired. Ask for a new one.', 'token', 'invalid_token');
-  return startSession(deps.pool, deps.authenticator, userId);
+  const session = await deps.units.run(async ({ client }) => {
+    const userId = await consumeSignInToken(client, hashSecret(token));
+    return userId === null ? null : startSession(client, deps.authenticator, userId);
+  });
+  if (session === null) throw validationError('This sign-in link is invalid, used or expired. Ask for a new one.', 'token', 'invalid_token');
+  return session;
 }

@@ -24,10 +24,10 @@ async function checkCurrentPassword(deps: PlatformDeps, user: UserRecord, given:
   const key = { account: user.email.toLowerCase(), address };
   await ensureNotThrottled(deps.pool, key, deps.accounts.throttle);
   if (!(await verifyPassword(given, user.password_hash))) {
-    await recordFailure(deps.pool, key, deps.accounts.throttle.windowMs);
+    await deps.units.run(({ client }) => recordFailure(client, key, deps.accounts.throttle.windowMs));
     throw validationError('Your current password is incorrect.', 'current_password', 'incorrect_password');
   }
-  await clearAccountFailures(deps.pool, key.account);
+  await deps.units.run(({ client }) => clearAccountFailures(client, key.account));
 }
 
 /**

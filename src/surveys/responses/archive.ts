@@ -5,7 +5,7 @@
  * with that uuid exists (as PostHog).
  */
 import type { Pool, Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import { canonicalUuid } from '../../events/ingestion/uuid.ts';
 import { recordActivity } from '../../platform/activity/store.ts';
 import { validationError } from '../../platform/errors.ts';
@@ -64,16 +64,16 @@ async function logResponseActivity(db: Queryable, projectId: number, surveyId: s
 
 /** Archive (`archived` true) or unarchive one response of the survey. */
 export async function setResponseArchived(
-  pool: Pool,
+  units: UnitsOfWork,
   target: { projectId: number; rawSurveyId: string; rawResponseUuid: string; userId: number },
   archived: boolean,
 ): Promise<ArchiveAnswer> {
-  const survey = await requireSurvey(pool, target.projectId, target.rawSurveyId);
+  const survey = await requireSurvey(units.pool, target.projectId, target.rawSurveyId);
   const uuid = responseUuidOf(target.rawResponseUuid);
-  await withTransaction(pool, async (client) => {
+  await units.run(async ({ client }) => {
     const { rowCount } = await client.query(archived ? INSERT : DELETE, [target.projectId, survey.id, uuid]);
     if (!rowCount) return;
     await logResponseActivity(client, target.projectId, survey.id, archived ? 'response_archived' : 'response_unarchived', uuid, target.userId);
-  });
+  }, { retry: true });
   return { response_uuid: uuid, archived };
 }

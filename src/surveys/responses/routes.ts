@@ -42,7 +42,7 @@ const statsArgs = (args: RawArgs): StatsArgs => ({
 
 /** archived-response-uuids, archive/unarchive, stats, global stats, responses_count (seed 7, 9–11, 15, 16). */
 export function surveyResponseRoutes(deps: PlatformDeps) {
-  const { pool } = deps;
+  const { pool, units } = deps;
   const globalCache = new StatsCache<StatsBody>();
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
@@ -127,7 +127,7 @@ export function surveyResponseRoutes(deps: PlatformDeps) {
         },
         async (request) =>
           setResponseArchived(
-            pool,
+            units,
             {
               projectId: request.project.id,
               rawSurveyId: request.params.id,

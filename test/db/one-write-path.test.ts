@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { test } from 'node:test';
+
+const SRC = new URL('../../src/', import.meta.url).pathname;
+
+/**
+ * Outside src/db, a transaction of one's own is only for start-up (before the units exist),
+ * read-only snapshots, and the survey jobs' lock (a transaction that holds an advisory lock, writing nothing).
+ */
+const ALLOWED = new Set([
+  'platform/bootstrap.ts',
+  'platform/first-owner.ts',
+  'surveys/responses/read-snapshot.ts',
+  'events/codegen/store.ts',
+  'surveys/lifecycle/jobs.ts',
+]);
+
+test('every write outside start-up runs in a unit of work: nothing else opens its own transaction', async () => {
+  const files = (await readdir(SRC, { recursive: true })).filter((file) => file.endsWith('.ts') && !file.startsWith('db/'));
+  const opening: string[] = [];
+  for (const file of files) {
+    const text = await readFile(join(SRC, file), 'utf8');
+    if (/\bwithTransaction\b/.test(text) || /\.query\(\s*['"`]BEGIN\b/i.test(text)) opening.push(file);
+  }
+  assert.deepEqual(opening.filter((file) => !ALLOWED.has(file)).sort(), []);
+  // The allowance shrinks with the code: a file that stopped opening transactions leaves the list.
+  assert.deepEqual([...ALLOWED].filter((file) => !opening.includes(file)), []);
+});
