@@ -5,19 +5,14 @@
 // "exclude archived" (and unarchiving brings it back), and the CSV holds it quoted.
 // Event definitions: the list, a definition's page with its edits and the generated code.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
+import { startPosthogJsSite, type PosthogJsSite } from './support/posthog-js-site.ts';
 import { atBothSizes, launchChromium, openConsole, signInOnPage, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
 
 const TEST_MS = 180_000;
-const BUNDLE = createRequire(import.meta.url).resolve('posthog-js/dist/array.full.js');
-const PAGE_TEMPLATE = readFileSync(new URL('./fixtures/posthog-survey-page.html', import.meta.url), 'utf8');
 const OPEN_ANSWER = 'Faster pages, "please" =1+1';
 
 let t: TestApp;
@@ -25,32 +20,12 @@ let origin: string;
 let token: string;
 let browser: Browser;
 let opened: ConsolePage;
-let site: Server;
-let siteOrigin: string;
-
-function startSite(): Server {
-  return createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://site.test');
-    if (url.pathname === '/posthog-js/array.full.js') {
-      response.writeHead(200, { 'content-type': 'application/javascript; charset=utf-8' });
-      response.end(readFileSync(BUNDLE));
-      return;
-    }
-    if (url.pathname === '/') {
-      const setup = JSON.stringify(JSON.parse(url.searchParams.get('setup') ?? '{}')).replace(/</g, '\\u003c');
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(PAGE_TEMPLATE.replace('__SETUP__', setup));
-      return;
-    }
-    response.writeHead(404).end();
-  });
-}
+let site: PosthogJsSite;
 
 before(async () => {
   t = await startTestApp();
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  site = startSite();
-  siteOrigin = await new Promise<string>((resolve) => site.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(site.address() as AddressInfo).port}`)));
+  site = await startPosthogJsSite();
   const { rows } = await t.db.pool.query<{ api_token: string }>('SELECT api_token FROM projects WHERE id = $1', [t.projectId]);
   token = rows[0].api_token;
   browser = await launchChromium();
@@ -60,7 +35,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await new Promise((resolve) => site?.close(resolve));
+  await site?.close();
   await t?.close();
 });
 
@@ -144,10 +119,10 @@ test('the survey is launched from its page, answered by posthog-js, and its resu
   const visitor = await browser.newContext();
   await visitor.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    return url.origin === siteOrigin || url.origin === origin ? route.continue() : route.abort();
+    return url.origin === site.origin || url.origin === origin ? route.continue() : route.abort();
   });
-  const site = await visitor.newPage();
-  site.setDefaultTimeout(STEP_MS);
+  const sitePage = await visitor.newPage();
+  sitePage.setDefaultTimeout(STEP_MS);
   const setup = {
     token,
     options: {
@@ -161,8 +136,8 @@ test('the survey is launched from its page, answered by posthog-js, and its resu
       opt_out_useragent_filter: true,
     },
   };
-  await site.goto(`${siteOrigin}/?setup=${encodeURIComponent(JSON.stringify(setup))}`);
-  const popover = site.locator(`.PostHogSurvey-${surveyId} .ph-survey`);
+  await sitePage.goto(site.pageUrl(setup));
+  const popover = sitePage.locator(`.PostHogSurvey-${surveyId} .ph-survey`);
   await popover.waitFor({ state: 'visible' });
   await popover.getByText('How likely are you to recommend us?').waitFor();
   await popover.locator('.ratings-number', { hasText: /^9$/ }).click();

@@ -5,63 +5,29 @@
 // from the `$survey_responded/<id>` person property that the `survey sent` event set, is off.
 // Nothing leaves the machine: every request to another host is aborted and reported.
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createSurvey, type Json } from '../surveys/support.ts';
+import { startPosthogJsSite, type PosthogJsSite } from './support/posthog-js-site.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
-const BUNDLE = createRequire(import.meta.url).resolve('posthog-js/dist/array.full.js');
-const PAGE_TEMPLATE = readFileSync(new URL('./fixtures/posthog-survey-page.html', import.meta.url), 'utf8');
 /** Bounds every single wait; a step that needs longer is broken. */
 const STEP_MS = 20_000;
 const TEST_MS = 120_000;
 
 let t: TestApp;
 let apiOrigin: string;
-let pageServer: Server;
-let pageOrigin: string;
+let site: PosthogJsSite;
 let browser: Browser | undefined;
 let token: string;
-
-function listenOnLoopback(server: Server): Promise<string> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`));
-  });
-}
-
-/** The site: the page (setup given as `?setup=<json>`) and the posthog-js bundle, nothing else. */
-function startPageServer(): Server {
-  return createServer((request, response) => {
-    const url = new URL(request.url ?? '/', 'http://page.test');
-    if (url.pathname === '/posthog-js/array.full.js') {
-      response.writeHead(200, { 'content-type': 'application/javascript; charset=utf-8' });
-      response.end(readFileSync(BUNDLE));
-      return;
-    }
-    if (url.pathname === '/') {
-      const setup = url.searchParams.get('setup') ?? '{}';
-      // JSON embedded in a script: `<` escaped so no value can close the script element.
-      const page = PAGE_TEMPLATE.replace('__SETUP__', JSON.stringify(JSON.parse(setup)).replace(/</g, '\\u003c'));
-      response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      response.end(page);
-      return;
-    }
-    response.writeHead(404).end();
-  });
-}
 
 before(async () => {
   t = await startTestApp();
   apiOrigin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  pageServer = startPageServer();
-  pageOrigin = await listenOnLoopback(pageServer);
-  assert.notEqual(pageOrigin, apiOrigin, 'the page and the service must be different origins (CORS)');
+  site = await startPosthogJsSite();
+  assert.notEqual(site.origin, apiOrigin, 'the page and the service must be different origins (CORS)');
   const { rows } = await t.db.pool.query<{ api_token: string }>('SELECT api_token FROM projects WHERE id = $1', [t.projectId]);
   token = rows[0].api_token;
   assert.ok(existsSync(CHROMIUM), `${CHROMIUM} is missing: install Debian's chromium package (.ci/run does)`);
@@ -70,7 +36,7 @@ before(async () => {
 
 after(async () => {
   await browser?.close().catch(() => {});
-  await new Promise((resolve) => pageServer?.close(resolve));
+  await site?.close();
   await t?.close();
 });
 
@@ -93,7 +59,7 @@ async function openPage(distinctId: string): Promise<OpenPage> {
   const apiRequests: string[] = [];
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (url.origin === pageOrigin || url.origin === apiOrigin) return route.continue();
+    if (url.origin === site.origin || url.origin === apiOrigin) return route.continue();
     outside.push(url.href);
     return route.abort();
   });
@@ -122,7 +88,7 @@ async function openPage(distinctId: string): Promise<OpenPage> {
     },
   };
   await step(opened, 'the page did not load posthog-js', async () => {
-    await page.goto(`${pageOrigin}/?setup=${encodeURIComponent(JSON.stringify(setup))}`);
+    await page.goto(site.pageUrl(setup));
     await page.waitForFunction(() => (window as unknown as { __posthogLoaded?: boolean }).__posthogLoaded === true);
   });
   return opened;
