@@ -20,6 +20,7 @@ import { projectToken, startBellwether, type BellwetherTarget } from '../targets
 import type { OperationPlan } from '../targets/target.ts';
 import type { Log, Scenario } from './scenario.ts';
 import { COHORTS, cpuFlags, cpuPeople, filtersWithIds, type CpuPerson } from './flag-cpu-flags.ts';
+import { identifyPeople } from '../lib/identify.ts';
 
 const FLAGS = 1_000;
 const PERSONS = 2_000;
@@ -63,15 +64,7 @@ async function seed(target: BellwetherTarget, token: string, persons: CpuPerson[
     for (const answer of created) flagIds.push((answer.body as { id: number }).id);
   }
   log(`flag-cpu: ${flags.length} flags and ${COHORTS.length} cohorts created through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  for (let i = 0; i < persons.length; i += 100) {
-    const batch = persons.slice(i, i + 100).map((person) => ({
-      event: '$identify',
-      distinct_id: person.distinctId,
-      timestamp: new Date().toISOString(),
-      properties: { $set: person.properties },
-    }));
-    await expectStatus(200, 'POST', `${target.baseUrl}/batch/`, {}, JSON.stringify({ api_key: token, batch }));
-  }
+  await identifyPeople(target.baseUrl, token, persons);
 }
 
 function evaluation(token: string, persons: CpuPerson[]): OperationPlan {

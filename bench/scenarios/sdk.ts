@@ -23,6 +23,7 @@ import type { OperationPlan } from '../targets/target.ts';
 import type { Log, Scenario } from './scenario.ts';
 import { replaceFlagsWithSql } from './flags-sql.ts';
 import { people, posthogCreateBody, posthogFilters, seedFlags, unleashStrategies, type Person, type SeedFlag } from './sdk-flags.ts';
+import { identifyPeople } from '../lib/identify.ts';
 
 const PROJECT = 1;
 const UNLEASH_FEATURES = '/api/admin/projects/default/features';
@@ -30,7 +31,6 @@ const UNLEASH_FEATURES = '/api/admin/projects/default/features';
 const STORED_PERSONS = 20_000;
 /** Distinct ids the evaluation requests ask about: the stored persons and 5 000 never seen (20 %). */
 const DISTINCT_IDS = 25_000;
-const IDENTIFY_BATCH = 100;
 const AIM_RATIO = 5;
 const AIM_P99_MS = 10;
 /** The flag count of the p99 aim. */
@@ -103,27 +103,9 @@ async function seedBellwetherFlags(target: BellwetherTarget, flags: SeedFlag[]):
   }
 }
 
-/** `$identify` with `$set` through `/batch/`, 100 per batch, 4 batches at a time. */
+/** The people identified, then checked stored. */
 async function storePersons(target: BellwetherTarget, token: string, persons: Person[]): Promise<void> {
-  const batches: Person[][] = [];
-  for (let i = 0; i < persons.length; i += IDENTIFY_BATCH) batches.push(persons.slice(i, i + IDENTIFY_BATCH));
-  let next = 0;
-  const worker = async () => {
-    while (next < batches.length) {
-      const batch = batches[next++];
-      const body = JSON.stringify({
-        api_key: token,
-        batch: batch.map((person) => ({
-          event: '$identify',
-          distinct_id: person.distinctId,
-          timestamp: new Date().toISOString(),
-          properties: { $set: person.properties },
-        })),
-      });
-      await expectStatus(200, 'POST', `${target.baseUrl}/batch/`, {}, body);
-    }
-  };
-  await Promise.all([worker(), worker(), worker(), worker()]);
+  await identifyPeople(target.baseUrl, token, persons);
   const client = new pg.Client({ connectionString: target.databaseUrl });
   await client.connect();
   try {

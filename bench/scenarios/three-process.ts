@@ -33,6 +33,7 @@ import { projectToken, startAnotherNode, startBellwether, type BellwetherTarget,
 import type { OperationPlan } from '../targets/target.ts';
 import type { Log, Scenario } from './scenario.ts';
 import { people, posthogCreateBody, seedFlags, type Person } from './sdk-flags.ts';
+import { identifyPeople } from '../lib/identify.ts';
 
 const FLAGS = 200;
 const PERSONS = 2_000;
@@ -91,15 +92,7 @@ async function seed(target: BellwetherTarget, token: string, persons: Person[]):
     target.headers,
     JSON.stringify({ key: PROBE_FLAG, name: 'propagation probe', filters: { groups: [{ properties: [], rollout_percentage: 0 }] } }),
   );
-  for (let i = 0; i < persons.length; i += 100) {
-    const batch = persons.slice(i, i + 100).map((person) => ({
-      event: '$identify',
-      distinct_id: person.distinctId,
-      timestamp: new Date().toISOString(),
-      properties: { $set: person.properties },
-    }));
-    await expectStatus(200, 'POST', `${target.baseUrl}/batch/`, {}, JSON.stringify({ api_key: token, batch }));
-  }
+  await identifyPeople(target.baseUrl, token, persons);
   return (probeFlag.body as { id: number }).id;
 }
 

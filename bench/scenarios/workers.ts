@@ -15,6 +15,7 @@ import { projectToken, startBellwether, type BellwetherTarget } from '../targets
 import type { OperationPlan } from '../targets/target.ts';
 import type { Log, Scenario } from './scenario.ts';
 import { people, posthogCreateBody, seedFlags, type Person } from './sdk-flags.ts';
+import { identifyPeople } from '../lib/identify.ts';
 
 const FLAGS = 200;
 const PERSONS = 2_000;
@@ -24,15 +25,7 @@ async function seed(target: BellwetherTarget, token: string, persons: Person[]):
   for (const flag of seedFlags(FLAGS)) {
     await expectStatus(201, 'POST', `${target.baseUrl}/api/projects/1/feature_flags/`, target.headers, JSON.stringify(posthogCreateBody(flag)));
   }
-  for (let i = 0; i < persons.length; i += 100) {
-    const batch = persons.slice(i, i + 100).map((person) => ({
-      event: '$identify',
-      distinct_id: person.distinctId,
-      timestamp: new Date().toISOString(),
-      properties: { $set: person.properties },
-    }));
-    await expectStatus(200, 'POST', `${target.baseUrl}/batch/`, {}, JSON.stringify({ api_key: token, batch }));
-  }
+  await identifyPeople(target.baseUrl, token, persons);
 }
 
 function definitions(token: string): OperationPlan {
