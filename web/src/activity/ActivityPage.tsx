@@ -4,11 +4,9 @@ import { api, withQuery } from '../api/client.ts';
 import type { ActivityPage as ActivityPageData } from '../api/types.ts';
 import { useProject, useProjectPath } from '../app/session.ts';
 import { useUrlParams } from '../lib/url-state.ts';
-import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
-import { Pagination } from '../ui/Pagination.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
-import { ActivityList } from './ActivityList.tsx';
+import { PagedActivity } from './PagedActivity.tsx';
 
 const SCOPES = [
   { id: 'feature_flags', label: 'Feature flags' },
@@ -27,14 +25,7 @@ function ScopeActivity({ scope }: { scope: string }) {
     queryFn: ({ signal }) => api.get<ActivityPageData>(withQuery(path(`${scope}/activity/`), { page, limit: PAGE_SIZE }), signal),
     placeholderData: (previous) => previous,
   });
-  if (activity.isPending) return <Spinner label="Loading activity…" />;
-  if (activity.isError) return <ErrorNotice error={activity.error} onRetry={() => void activity.refetch()} />;
-  return (
-    <>
-      <ActivityList entries={activity.data.results} showItem />
-      <Pagination noun="changes" offset={(page - 1) * PAGE_SIZE} limit={PAGE_SIZE} count={activity.data.total_count} onOffsetChange={(offset) => setPage(offset / PAGE_SIZE + 1)} />
-    </>
-  );
+  return <PagedActivity activity={activity} page={page} onPage={setPage} pageSize={PAGE_SIZE} loadingLabel="Loading activity…" showItem />;
 }
 
 /** Who changed what in the project, newest first. */

@@ -4,7 +4,7 @@ import { Link } from 'wouter';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Member, Paginated } from '../api/types.ts';
-import { ActivityList } from '../activity/ActivityList.tsx';
+import { PagedActivity } from '../activity/PagedActivity.tsx';
 import { displayName, useMe, useProject, useProjectPath } from '../app/session.ts';
 import { formatCount, formatDateTime, formatRelative } from '../lib/format.ts';
 import { useUrlParams } from '../lib/url-state.ts';
@@ -15,7 +15,6 @@ import { EmptyState } from '../ui/EmptyState.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Checkbox, Field, Select, TextArea } from '../ui/Field.tsx';
 import { Card, PageHeader, useDocumentTitle } from '../ui/Page.tsx';
-import { Pagination } from '../ui/Pagination.tsx';
 import { Table } from '../ui/Table.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
@@ -236,15 +235,7 @@ function SchemaPanel({ definition }: { definition: EventDefinition }) {
 
 function DefinitionHistory({ definition }: { definition: EventDefinition }) {
   const [page, setPage] = useState(1);
-  const activity = useDefinitionActivity(definition.id, page);
-  if (activity.isPending) return <Spinner label="Loading history…" />;
-  if (activity.isError) return <ErrorNotice error={activity.error} onRetry={() => void activity.refetch()} />;
-  return (
-    <>
-      <ActivityList entries={activity.data.results} />
-      <Pagination noun="changes" offset={(page - 1) * 20} limit={20} count={activity.data.total_count} onOffsetChange={(offset) => setPage(offset / 20 + 1)} />
-    </>
-  );
+  return <PagedActivity activity={useDefinitionActivity(definition.id, page)} page={page} onPage={setPage} />;
 }
 
 export default function DefinitionPage({ definitionId }: { definitionId: string }) {

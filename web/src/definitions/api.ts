@@ -1,4 +1,5 @@
 /** The event-definition API as the console's pages use it. */
+import { HISTORY_PAGE_SIZE } from '../activity/history-page.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import type { ActivityPage, Paginated } from '../api/types.ts';
@@ -102,7 +103,7 @@ export function useDefinitionActivity(id: string | null, page: number) {
   const path = useProjectPath();
   return useQuery({
     queryKey: [...definitionKeys.all(project.id), 'activity', id, page],
-    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(id ? `event_definitions/${id}/activity/` : 'event_definitions/activity/'), { page, limit: 20 }), signal),
+    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(id ? `event_definitions/${id}/activity/` : 'event_definitions/activity/'), { page, limit: HISTORY_PAGE_SIZE }), signal),
     placeholderData: (previous) => previous,
   });
 }

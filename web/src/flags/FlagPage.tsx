@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { errorMessage } from '../api/errors.ts';
 import type { FeatureFlag } from '../api/types.ts';
-import { ActivityList } from '../activity/ActivityList.tsx';
+import { PagedActivity } from '../activity/PagedActivity.tsx';
 import { displayName } from '../app/session.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { useUrlParams } from '../lib/url-state.ts';
@@ -10,7 +10,6 @@ import { Button, LinkButton } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
-import { Pagination } from '../ui/Pagination.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
@@ -27,19 +26,10 @@ const TABS = [
   { id: 'evaluate', label: 'Why this value?' },
   { id: 'history', label: 'History' },
 ];
-const ACTIVITY_PAGE = 20;
 
 function FlagHistory({ flag }: { flag: FeatureFlag }) {
   const [page, setPage] = useState(1);
-  const activity = useFlagActivity(flag.id, page);
-  if (activity.isPending) return <Spinner label="Loading history…" />;
-  if (activity.isError) return <ErrorNotice error={activity.error} onRetry={() => void activity.refetch()} />;
-  return (
-    <>
-      <ActivityList entries={activity.data.results} />
-      <Pagination noun="changes" offset={(page - 1) * ACTIVITY_PAGE} limit={ACTIVITY_PAGE} count={activity.data.total_count} onOffsetChange={(offset) => setPage(offset / ACTIVITY_PAGE + 1)} />
-    </>
-  );
+  return <PagedActivity activity={useFlagActivity(flag.id, page)} page={page} onPage={setPage} />;
 }
 
 function DeleteOrRestore({ flag }: { flag: FeatureFlag }) {

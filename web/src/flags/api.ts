@@ -1,4 +1,5 @@
 /** The flag API as the console's pages use it: query keys, reads and writes. */
+import { HISTORY_PAGE_SIZE } from '../activity/history-page.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import type { ActivityPage, Cohort, EvaluationReason, FeatureFlag, GroupType, Paginated } from '../api/types.ts';
@@ -120,7 +121,7 @@ export function useFlagActivity(id: number, page: number) {
   const path = useProjectPath();
   return useQuery({
     queryKey: [...flagKeys.one(project.id, id), 'activity', page],
-    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(`feature_flags/${id}/activity/`), { page, limit: 20 }), signal),
+    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(`feature_flags/${id}/activity/`), { page, limit: HISTORY_PAGE_SIZE }), signal),
     placeholderData: (previous) => previous,
   });
 }

@@ -3,16 +3,15 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link, useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
-import { ActivityList } from '../activity/ActivityList.tsx';
+import { PagedActivity } from '../activity/PagedActivity.tsx';
 import { displayName, useProject, useProjectPath, useTeams } from '../app/session.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { useUrlParams } from '../lib/url-state.ts';
-import { Button, LinkButton } from '../ui/Button.tsx';
+import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Checkbox, Field, Input } from '../ui/Field.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
-import { Pagination } from '../ui/Pagination.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { surveyKeys, useSurvey, useSurveyActivity, useUpdateSurvey, type ResultsFilter } from './api.ts';
@@ -31,15 +30,7 @@ const TABS = [
 
 function SurveyHistory({ survey }: { survey: Survey }) {
   const [page, setPage] = useState(1);
-  const activity = useSurveyActivity(survey.id, page);
-  if (activity.isPending) return <Spinner label="Loading history…" />;
-  if (activity.isError) return <ErrorNotice error={activity.error} onRetry={() => void activity.refetch()} />;
-  return (
-    <>
-      <ActivityList entries={activity.data.results} />
-      <Pagination noun="changes" offset={(page - 1) * 20} limit={20} count={activity.data.total_count} onOffsetChange={(offset) => setPage(offset / 20 + 1)} />
-    </>
-  );
+  return <PagedActivity activity={useSurveyActivity(survey.id, page)} page={page} onPage={setPage} />;
 }
 
 /** Launch and stop through `POST …/launch/` and `/stop/` (the server's clock, refused in the wrong state); resume and archive by PATCH. */

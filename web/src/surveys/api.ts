@@ -1,4 +1,5 @@
 /** The survey API as the console's pages use it: query keys, reads and writes. */
+import { HISTORY_PAGE_SIZE } from '../activity/history-page.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import type { ActivityPage, Paginated } from '../api/types.ts';
@@ -124,7 +125,7 @@ export function useSurveyActivity(id: string | null, page: number) {
   const path = useProjectPath();
   return useQuery({
     queryKey: [...surveyKeys.all(project.id), 'activity', id, page],
-    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(id ? `surveys/${id}/activity/` : 'surveys/activity/'), { page, limit: 20 }), signal),
+    queryFn: ({ signal }) => api.get<ActivityPage>(withQuery(path(id ? `surveys/${id}/activity/` : 'surveys/activity/'), { page, limit: HISTORY_PAGE_SIZE }), signal),
     placeholderData: (previous) => previous,
   });
 }

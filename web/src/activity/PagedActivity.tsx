@@ -1,0 +1,30 @@
+import type { UseQueryResult } from '@tanstack/react-query';
+import type { ActivityPage } from '../api/types.ts';
+import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
+import { Pagination } from '../ui/Pagination.tsx';
+import { ActivityList } from './ActivityList.tsx';
+import { HISTORY_PAGE_SIZE } from './history-page.ts';
+
+
+interface PagedActivityProps {
+  activity: UseQueryResult<ActivityPage>;
+  /** 1-based, as the activity endpoints count. */
+  page: number;
+  onPage: (page: number) => void;
+  pageSize?: number;
+  loadingLabel?: string;
+  /** Name the item each entry is about (the project-wide activity). */
+  showItem?: boolean;
+}
+
+/** One page of activity entries and the pages around it: every history tab and the activity page. */
+export function PagedActivity({ activity, page, onPage, pageSize = HISTORY_PAGE_SIZE, loadingLabel = 'Loading history…', showItem = false }: PagedActivityProps) {
+  if (activity.isPending) return <Spinner label={loadingLabel} />;
+  if (activity.isError) return <ErrorNotice error={activity.error} onRetry={() => void activity.refetch()} />;
+  return (
+    <>
+      <ActivityList entries={activity.data.results} showItem={showItem} />
+      <Pagination noun="changes" offset={(page - 1) * pageSize} limit={pageSize} count={activity.data.total_count} onOffsetChange={(offset) => onPage(offset / pageSize + 1)} />
+    </>
+  );
+}
