@@ -4,5 +4,5 @@ import { registerInProject } from '../kernel/http/project-scope.ts';
 import { cohortRoutes } from './routes.ts';
 
 export const cohorts = defineArea('cohorts', ['kernel', 'accounts'], async (app) => {
-  await registerInProject(app, cohortRoutes(app.kernel), '/cohorts');
+  await registerInProject(app, '/cohorts', cohortRoutes(app.kernel));
 });

@@ -4,5 +4,5 @@ import { registerInProject } from '../kernel/http/project-scope.ts';
 import { dashboardRoutes } from './routes.ts';
 
 export const dashboards = defineArea('dashboards', ['kernel', 'accounts'], async (app) => {
-  await registerInProject(app, dashboardRoutes(app.kernel), '/dashboards');
+  await registerInProject(app, '/dashboards', dashboardRoutes(app.kernel));
 });

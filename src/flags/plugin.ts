@@ -25,13 +25,11 @@ export const flags = defineArea('flags', ['kernel', 'accounts'], async (app) => 
   app.decorate('flagCache', deps.flagCache);
   await registerInProject(
     app,
-    async (project) => {
-      await project.register(featureFlagRoutes(deps));
-      await project.register(flagActionRoutes(deps));
-      await project.register(flagLifecycleRoutes(deps));
-      await project.register(flagBulkRoutes(deps));
-    },
     '/feature_flags',
+    featureFlagRoutes(deps),
+    flagActionRoutes(deps),
+    flagLifecycleRoutes(deps),
+    flagBulkRoutes(deps),
   );
   await app.register(flagCopyRoutes(deps));
 });

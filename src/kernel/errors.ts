@@ -88,10 +88,6 @@ export const databaseUnavailable = () =>
     'The database is unavailable or did not answer in time. Please try again shortly.',
   );
 
-/** A bounded read took too long (db/bounded-read.ts). */
-export const queryTimedOut = () =>
-  new ApiError(503, 'server_error', 'query_timeout', 'The query took too long. Narrow it (dates, filters) and try again.');
-
 export const conflict = (detail: string) => new ApiError(409, 'server_error', 'conflict', detail);
 
 export const parseError = (detail = 'JSON parse error - request body is not valid JSON.') =>

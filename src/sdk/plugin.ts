@@ -43,7 +43,6 @@ export const sdk = defineArea<SdkOptions>('sdk', ['kernel', 'accounts', 'flags',
 
   await app.register(evaluationRoutes(deps));
   await app.register(definitionsRoutes(deps));
-  await registerInProject(app, projectDefinitionsRoutes(deps), '/feature_flags');
-  await registerInProject(app, projectFlagRoutes(deps), '/feature_flags');
+  await registerInProject(app, '/feature_flags', projectDefinitionsRoutes(deps), projectFlagRoutes(deps));
   await app.register(ofrepRoutes(deps));
 });

@@ -30,14 +30,6 @@ export const surveys = defineArea<SurveysOptions>('surveys', ['kernel', 'account
   app.addHook('onClose', async () => jobs.stop());
   app.extensions.contribute(EVENT_PROCESSORS, surveyResponsesProcessor());
 
-  await registerInProject(
-    app,
-    async (project) => {
-      await project.register(surveyRoutes(deps));
-      await project.register(surveyResponseRoutes(deps));
-      await project.register(surveySummaryRoutes(deps));
-    },
-    '/surveys',
-  );
+  await registerInProject(app, '/surveys', surveyRoutes(deps), surveyResponseRoutes(deps), surveySummaryRoutes(deps));
   await app.register(surveyFeedRoutes(deps));
 });

@@ -4,5 +4,5 @@ import { registerInProject } from '../../kernel/http/project-scope.ts';
 import { eventListRoutes } from './routes.ts';
 
 export const eventsList = defineArea('events-list', ['kernel', 'accounts'], async (app) => {
-  await registerInProject(app, eventListRoutes(app.kernel), '/events');
+  await registerInProject(app, '/events', eventListRoutes(app.kernel));
 });

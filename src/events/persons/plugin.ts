@@ -5,6 +5,6 @@ import { groupRoutes } from '../groups/routes.ts';
 import { personRoutes } from './routes.ts';
 
 export const persons = defineArea('persons', ['kernel', 'accounts'], async (app) => {
-  await registerInProject(app, personRoutes(app.kernel), '/persons');
-  await registerInProject(app, groupRoutes(app.kernel));
+  await registerInProject(app, '/persons', personRoutes(app.kernel));
+  await registerInProject(app, '', groupRoutes(app.kernel));
 });

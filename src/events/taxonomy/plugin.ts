@@ -10,14 +10,7 @@ import { propertyDefinitionRoutes } from '../property-definitions/routes.ts';
 import { schemaRoutes } from '../schemas/routes.ts';
 
 export const taxonomy = defineArea('taxonomy', ['kernel', 'accounts'], async (app) => {
-  await registerInProject(
-    app,
-    async (definitions) => {
-      await definitions.register(eventDefinitionRoutes(app.kernel));
-      await definitions.register(codegenRoutes(app.kernel));
-    },
-    '/event_definitions',
-  );
-  await registerInProject(app, propertyDefinitionRoutes(app.kernel), '/property_definitions');
-  await registerInProject(app, schemaRoutes(app.kernel));
+  await registerInProject(app, '/event_definitions', eventDefinitionRoutes(app.kernel), codegenRoutes(app.kernel));
+  await registerInProject(app, '/property_definitions', propertyDefinitionRoutes(app.kernel));
+  await registerInProject(app, '', schemaRoutes(app.kernel));
 });

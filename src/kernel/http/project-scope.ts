@@ -7,7 +7,14 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
  */
 const PROJECT_PREFIXES = ['/api/projects/:project_id'] as const;
 
-/** Registers `routes` under every project prefix, followed by `path` (`/feature_flags`, or none). */
-export async function registerInProject(app: FastifyInstance, routes: FastifyPluginAsync, path = ''): Promise<void> {
-  for (const prefix of PROJECT_PREFIXES) await app.register(routes, { prefix: `${prefix}${path}` });
+/** Registers each of `routes` under every project prefix followed by `path` (`/feature_flags`, or ''), in one context per prefix. */
+export async function registerInProject(app: FastifyInstance, path: string, ...routes: FastifyPluginAsync[]): Promise<void> {
+  for (const prefix of PROJECT_PREFIXES) {
+    await app.register(
+      async (project) => {
+        for (const each of routes) await project.register(each);
+      },
+      { prefix: `${prefix}${path}` },
+    );
+  }
 }
