@@ -195,7 +195,12 @@ export function ApiKeysSettings() {
       key: 'reach',
       header: 'Works in',
       wideOnly: true,
-      render: (key) => (key.scoped_teams ? key.scoped_teams.map(projectName).join(', ') : key.scoped_organizations ? 'One organization' : 'Everywhere'),
+      render: (key) =>
+        key.scoped_teams?.length
+          ? key.scoped_teams.map(projectName).join(', ')
+          : key.scoped_organizations?.length
+            ? 'One organization'
+            : 'Everywhere',
     },
     { key: 'last_used', header: 'Last used', wideOnly: true, render: (key) => formatRelative(key.last_used_at) },
     { key: 'created', header: 'Created', wideOnly: true, render: (key) => formatDate(key.created_at) },
