@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Paginated, PersonalApiKey } from '../api/types.ts';
-import { useMe, useTeams } from '../app/session.ts';
+import { useMe, useTeams } from '../shell/session.ts';
 import { formatDate, formatRelative } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';

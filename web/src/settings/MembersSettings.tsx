@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import type { Invite, Member, Paginated } from '../api/types.ts';
-import { displayName, levelName, MEMBERSHIP_LEVELS, useMe, useResetSession } from '../app/session.ts';
+import { displayName, levelName, MEMBERSHIP_LEVELS, useMe, useResetSession } from '../shell/session.ts';
 import { formatDate } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Project } from '../api/types.ts';
-import { ME_KEY, useProject } from '../app/session.ts';
+import { ME_KEY, useProject } from '../shell/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { CopyField } from '../ui/CopyField.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
