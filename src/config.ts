@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
-import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './platform/auth/authenticator.ts';
+import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './accounts/auth/authenticator.ts';
 
 export interface Config {
   port: number;

@@ -6,9 +6,9 @@
  */
 import type { Pool } from './db/pool.ts';
 import type { UnitsOfWork } from './db/unit-of-work.ts';
-import type { Authenticator } from './platform/auth/authenticator.ts';
-import type { ChangeBus } from './platform/changes/bus.ts';
-import type { AccountSettings } from './platform/sessions/settings.ts';
+import type { Authenticator } from './accounts/auth/authenticator.ts';
+import type { ChangeBus } from './kernel/changes/bus.ts';
+import type { AccountSettings } from './accounts/sessions/settings.ts';
 
 export interface PlatformDeps {
   pool: Pool;

@@ -1,7 +1,7 @@
 import cluster from 'node:cluster';
 import { runPrimary } from './cluster/primary.ts';
 import { loadConfig } from './config.ts';
-import { createLogger } from './platform/logging.ts';
+import { createLogger } from './kernel/logging.ts';
 import { runServer } from './server.ts';
 
 const config = loadConfig();

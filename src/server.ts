@@ -9,8 +9,8 @@ import type { Config } from './config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './db/embedded.ts';
 import { migrateOn } from './db/migrate.ts';
 import { createPool, type Pool } from './db/pool.ts';
-import { collectProcessMetrics } from './platform/metrics/metrics.ts';
-import { startMetricsListener } from './platform/metrics/listener.ts';
+import { collectProcessMetrics } from './kernel/metrics/metrics.ts';
+import { startMetricsListener } from './kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted, type FirstStart } from './started.ts';
 
 /**

@@ -1,8 +1,8 @@
 import type { Config } from './config.ts';
 import type { Pool } from './db/pool.ts';
-import { bootstrap } from './platform/bootstrap.ts';
-import { ensureFirstOwner } from './platform/first-owner.ts';
-import { signInLink } from './platform/sessions/sign-in-links.ts';
+import { bootstrap } from './accounts/bootstrap.ts';
+import { ensureFirstOwner } from './accounts/first-owner.ts';
+import { signInLink } from './accounts/sessions/sign-in-links.ts';
 
 /** What the start-up work hands to the person at the terminal (printed, never logged). */
 export interface FirstStart {

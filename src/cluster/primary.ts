@@ -11,7 +11,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts'
 import { migrateOn } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
 import { SHUTDOWN_GRACE_MS, type ListeningMessage } from '../server.ts';
-import { startMetricsListener } from '../platform/metrics/listener.ts';
+import { startMetricsListener } from '../kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted } from '../started.ts';
 
 /** A worker living shorter than this counts as a crash loop: its replacement waits longer. */

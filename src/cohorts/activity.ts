@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.ts';
-import { diffChanges, type Change } from '../platform/activity/changes.ts';
-import { recordActivity } from '../platform/activity/store.ts';
+import { diffChanges, type Change } from '../accounts/activity/changes.ts';
+import { recordActivity } from '../accounts/activity/store.ts';
 import type { CohortRecord } from './store.ts';
 
 export const COHORT_ACTIVITY_SCOPE = 'Cohort';

@@ -6,7 +6,7 @@
 import type { Pool, Queryable } from '../db/pool.ts';
 import type { UnitsOfWork } from '../db/unit-of-work.ts';
 import type { CohortDefinition } from '../evaluation/index.ts';
-import type { ChangeBus } from '../platform/changes/bus.ts';
+import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { loadCohortDefinitions } from './definitions.ts';
 import type { BackgroundJobs, JobLog } from './jobs.ts';
 import { countPersons, groupTypeMapping } from './population-store.ts';

@@ -12,7 +12,7 @@
  * The parser returns a normalised copy (operator aliases rewritten, cohort ids as numbers); the
  * walkers below read stored filters of any shape without failing.
  */
-import { validationError, type ApiError } from '../platform/errors.ts';
+import { validationError, type ApiError } from '../kernel/errors.ts';
 import { parseRelativeOrAbsoluteDate } from '../targeting/dates.ts';
 import { regexValueError } from '../targeting/regex.ts';
 import { DATE_OPERATORS, FLAG_OPERATORS, OPERATOR_ALIASES, REGEX_OPERATORS } from '../targeting/operators.ts';

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import type { PropertyGroup } from '../evaluation/index.ts';
-import { validationError } from '../platform/errors.ts';
-import type { Page } from '../platform/http/pagination.ts';
+import { validationError } from '../kernel/errors.ts';
+import type { Page } from '../kernel/http/pagination.ts';
 import { sharedFor } from './calculation.ts';
 import { reachableCohorts } from './definitions.ts';
 import { hasBehavioralFilters } from './filters.ts';

@@ -1,4 +1,4 @@
-import { isoUtc } from '../platform/time.ts';
+import { isoUtc } from '../kernel/time.ts';
 import { hasBehavioralFilters } from './filters.ts';
 import type { CohortPerson, CohortResponse } from './schemas.ts';
 import type { CohortRecord, MemberRow } from './store.ts';

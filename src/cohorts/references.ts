@@ -4,7 +4,7 @@
  * a cohort still in use is not deleted.
  */
 import type { Queryable } from '../db/pool.ts';
-import { validationError } from '../platform/errors.ts';
+import { validationError } from '../kernel/errors.ts';
 import { reachableCohorts } from './definitions.ts';
 import { hasBehavioralFilters, referencedCohortIds } from './filters.ts';
 import { activeFlagsUsingCohorts, type CohortNode } from './store.ts';

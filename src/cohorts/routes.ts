@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PlatformDeps } from '../deps.ts';
-import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../platform/activity/page.ts';
-import { notFound } from '../platform/errors.ts';
-import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
-import { pageLinks, pageOf, paginated } from '../platform/http/pagination.ts';
-import { toUserSummary } from '../platform/users/user-summary.ts';
+import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../accounts/activity/page.ts';
+import { notFound } from '../kernel/errors.ts';
+import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { pageLinks, pageOf, paginated } from '../kernel/http/pagination.ts';
+import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { COHORT_ACTIVITY_SCOPE } from './activity.ts';
 import { pluginJobs } from './jobs.ts';
 import { cohortMembers } from './members.ts';

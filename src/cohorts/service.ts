@@ -6,8 +6,8 @@
 import type { Queryable } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
-import { ApiError, notFound, validationError } from '../platform/errors.ts';
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import { ApiError, notFound, validationError } from '../kernel/errors.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { recordCohortActivity } from './activity.ts';
 import { calculateCount, fillStaticCohort, type CalculationDeps, type FillSource } from './calculation.ts';
 import { reachableCohorts } from './definitions.ts';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
-import { userSummarySql, type UserSummary } from '../platform/users/user-summary.ts';
+import { userSummarySql, type UserSummary } from '../accounts/users/user-summary.ts';
 
 /** A cohort row with its creator. `filters` is `{}` when the cohort has no criteria. */
 export interface CohortRecord {

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
-import { isoUtc } from '../platform/time.ts';
+import { isoUtc } from '../kernel/time.ts';
 import { dashboardInsights, type DashboardRecord } from './store.ts';
 import { computeInsight } from './trends.ts';
 

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PlatformDeps } from '../deps.ts';
-import { notFound } from '../platform/errors.ts';
-import { refuseOtherMethods } from '../platform/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../platform/http/pagination.ts';
+import { notFound } from '../kernel/errors.ts';
+import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../kernel/http/pagination.ts';
 import { presentDashboard, presentDashboardBasic } from './present.ts';
 import { DashboardListQuery, DashboardListResponse, DashboardParams, DashboardResponse, ProjectParams } from './schemas.ts';
 import { findDashboard, listDashboards } from './store.ts';

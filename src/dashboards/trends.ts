@@ -5,7 +5,7 @@
  * only what this module reads is supported, and results are computed from `events` on every read.
  */
 import type { Queryable } from '../db/pool.ts';
-import { DAY_MS } from '../platform/time.ts';
+import { DAY_MS } from '../kernel/time.ts';
 import { trendRows } from './store.ts';
 
 export type TrendsMath = 'total' | 'dau';

@@ -1,4 +1,4 @@
-import { ApiError } from '../platform/errors.ts';
+import { ApiError } from '../kernel/errors.ts';
 import type { Pool, PoolClient } from './pool.ts';
 import { withTransaction } from './transaction.ts';
 

@@ -1,7 +1,7 @@
 import type { PlatformDeps } from '../deps.ts';
 import type { PoolClient } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { ingestedEvents } from '../platform/metrics/metrics.ts';
+import { ingestedEvents } from '../kernel/metrics/metrics.ts';
 import { recordDefinitions, type DefinitionsSeen } from './definitions/ingest.ts';
 import { resolvePersons } from './persons/resolve.ts';
 import { findStoredUuids, insertEvents } from './store.ts';

@@ -1,6 +1,6 @@
 import type { Pool } from '../db/pool.ts';
-import { ProjectCache } from '../platform/project-cache.ts';
-import type { ChangeBus } from '../platform/changes/bus.ts';
+import { ProjectCache } from '../kernel/project-cache.ts';
+import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { renderFlag, type RenderedFlag } from './present.ts';
 import type { FlagRecord } from './record.ts';
 import { findFlag, lastCalledWrittenSince, projectFlags } from './store.ts';

@@ -1,5 +1,5 @@
-import { jsonEqual } from '../platform/activity/changes.ts';
-import { conflict, validationError } from '../platform/errors.ts';
+import { jsonEqual } from '../accounts/activity/changes.ts';
+import { conflict, validationError } from '../kernel/errors.ts';
 import type { FlagResponse, FlagWriteBody } from './schemas.ts';
 
 const conflictError = (editorEmail: string | null) =>

@@ -1,6 +1,6 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requiredField } from '../platform/errors.ts';
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import { requiredField } from '../kernel/errors.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { usageInsights } from './actions/usage-dashboard.ts';
 import { checkDashboards } from './dashboards.ts';
 import { overridesFirst } from './derive.ts';

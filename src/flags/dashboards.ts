@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
-import { validationError } from '../platform/errors.ts';
+import { validationError } from '../kernel/errors.ts';
 import { existingDashboardIds } from './store.ts';
 
 /** `analytics_dashboards` must name dashboards of the same project. */

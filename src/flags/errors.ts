@@ -1,4 +1,4 @@
-import { validationError } from '../platform/errors.ts';
+import { validationError } from '../kernel/errors.ts';
 
 export const keyTaken = () => validationError('There is already a feature flag with this key.', 'key', 'unique');
 

@@ -1,5 +1,5 @@
-import { validationError } from '../platform/errors.ts';
-import { isQueryTrue, parseQueryBoolean } from '../platform/http/drf-boolean.ts';
+import { validationError } from '../kernel/errors.ts';
+import { isQueryTrue, parseQueryBoolean } from '../kernel/http/drf-boolean.ts';
 import type { FlagListQuery } from './schemas.ts';
 
 export type FlagOrder = { column: 'key' | 'name' | 'created_at' | 'updated_at' | 'version' | 'last_called_at'; descending: boolean };

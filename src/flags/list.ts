@@ -1,4 +1,4 @@
-import type { Page } from '../platform/http/pagination.ts';
+import type { Page } from '../kernel/http/pagination.ts';
 import type { ProjectFlags } from './cache.ts';
 import { decodeListQuery } from './list-filter.ts';
 import { compareForOrder, matchesListFilter } from './list-match.ts';

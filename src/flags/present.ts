@@ -1,5 +1,5 @@
-import type { Membership } from '../platform/auth/principal.ts';
-import { isoUtc } from '../platform/time.ts';
+import type { Membership } from '../accounts/auth/principal.ts';
+import { isoUtc } from '../kernel/time.ts';
 import { displayFilters, isSimpleFlag, simpleRolloutPercentage } from './derive.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagResponse } from './schemas.ts';

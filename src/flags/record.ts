@@ -1,4 +1,4 @@
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 
 /** A flag as the store reads it: the row plus the joined creator, modifier and dashboard links. */

@@ -1,4 +1,4 @@
-import { DAY_MS } from '../platform/time.ts';
+import { DAY_MS } from '../kernel/time.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 
 export type FlagStatus = 'active' | 'stale' | 'inactive' | 'deleted' | 'unknown';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
-import { userSummarySql } from '../platform/users/user-summary.ts';
+import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { FlagRecord, FlagValues } from './record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 

@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { notFound, validationError } from '../platform/errors.ts';
+import { notFound, validationError } from '../kernel/errors.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
 import { describeFlags } from './dependencies.ts';
@@ -12,7 +12,7 @@ import { presentFlag, type FlagViewer } from './present.ts';
 import { flagValuesOf, type FlagRecord, type FlagValues } from './record.ts';
 import type { FlagWriteBody } from './schemas.ts';
 import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';

@@ -46,7 +46,7 @@ export interface OpenApiDocument {
 /** Public operations that take no project token: signing in, signing out and signing up. */
 const NO_CREDENTIALS = new Set(['login_create', 'login_one_time_create', 'logout_create', 'signup_retrieve', 'signup_create']);
 
-/** Operations that answer 304 to an `If-None-Match` naming the current ETag (platform/http/etag.ts). */
+/** Operations that answer 304 to an `If-None-Match` naming the current ETag (kernel/http/etag.ts). */
 const REVALIDATED = new Set([
   'flags_definitions_retrieve',
   'feature_flag_local_evaluation_legacy_retrieve',

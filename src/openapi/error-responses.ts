@@ -1,10 +1,10 @@
-import type { ErrorType } from '../platform/errors.ts';
+import type { ErrorType } from '../kernel/errors.ts';
 
 const ERROR_TYPES: readonly ErrorType[] = ['validation_error', 'authentication_error', 'invalid_request', 'throttled_error', 'server_error'];
 
 export const ERROR_SCHEMA_NAME = 'ApiError';
 
-/** The one error body (platform/errors.ts `ErrorBody`), as a component every error response refers to. */
+/** The one error body (kernel/errors.ts `ErrorBody`), as a component every error response refers to. */
 export const API_ERROR_SCHEMA = {
   type: 'object',
   description: "The error body of every refusal, in Django REST framework's shape as PostHog answers it.",

@@ -13,15 +13,15 @@
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../db/pool.ts';
 import type { ProjectTokens } from '../events/ingestion/tokens.ts';
-import type { Authenticator } from '../platform/auth/authenticator.ts';
-import { bearerToken } from '../platform/auth/authenticator.ts';
-import { currentProjectId } from '../platform/auth/hook.ts';
-import { hashesEqual, hashSecret } from '../platform/auth/keys.ts';
-import { principalCanReach } from '../platform/auth/principal.ts';
-import { scopesGrant } from '../platform/auth/scopes.ts';
-import { BoundedCache } from '../platform/bounded-cache.ts';
-import type { ChangeBus } from '../platform/changes/bus.ts';
-import { ApiError, authenticationFailed, notAuthenticated, notFound, permissionDenied } from '../platform/errors.ts';
+import type { Authenticator } from '../accounts/auth/authenticator.ts';
+import { bearerToken } from '../accounts/auth/authenticator.ts';
+import { currentProjectId } from '../accounts/auth/hook.ts';
+import { hashesEqual, hashSecret } from '../accounts/auth/keys.ts';
+import { principalCanReach } from '../accounts/auth/principal.ts';
+import { scopesGrant } from '../accounts/auth/scopes.ts';
+import { BoundedCache } from '../kernel/bounded-cache.ts';
+import type { ChangeBus } from '../kernel/changes/bus.ts';
+import { ApiError, authenticationFailed, notAuthenticated, notFound, permissionDenied } from '../kernel/errors.ts';
 import { findProjectBySecretHash } from './store.ts';
 
 export const SECRET_TOKEN_PREFIX = 'phs_';

@@ -13,10 +13,10 @@
  * The definitions bodies (JSON and ETag) are rendered once per view.
  */
 import type { Pool } from '../db/pool.ts';
-import { cacheRequests } from '../platform/metrics/metrics.ts';
-import { ProjectCache } from '../platform/project-cache.ts';
+import { cacheRequests } from '../kernel/metrics/metrics.ts';
+import { ProjectCache } from '../kernel/project-cache.ts';
 import type { FlagCache, ProjectFlags } from '../flags/cache.ts';
-import type { ChangeBus } from '../platform/changes/bus.ts';
+import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { definitionsOf } from '../cohorts/definitions.ts';
 import { ProjectView, type ProjectExtras } from './project-view.ts';
 import { loadProjectExtras } from './store.ts';

@@ -14,7 +14,7 @@ import { dependencyChains, type PropertyGroup } from '../evaluation/index.ts';
 import { FlagIndex } from '../evaluation/dependencies.ts';
 import { simpleRolloutPercentage } from '../flags/derive.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import { weakEtag } from '../platform/http/etag.ts';
+import { weakEtag } from '../kernel/http/etag.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../targeting/types.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
 import type { LiveFlag, ProjectView } from './project-view.ts';

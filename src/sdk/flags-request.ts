@@ -3,7 +3,7 @@
  * decoded body and the query string. Wrong shapes are 400s naming the field; unknown fields are
  * ignored (SDKs send more than is used here: geoip_disable, timezone, …).
  */
-import { requiredField, validationError } from '../platform/errors.ts';
+import { requiredField, validationError } from '../kernel/errors.ts';
 import type { SubjectInput } from './context.ts';
 import type { Runtime, Selection } from './evaluate.ts';
 

@@ -2,8 +2,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
 import { decodeBody } from '../events/ingestion/decode.ts';
 import { INGESTION_LIMITS } from '../events/ingestion/limits.ts';
-import { ApiError } from '../platform/errors.ts';
-import { storableValue } from '../platform/http/storable-text.ts';
+import { ApiError } from '../kernel/errors.ts';
+import { storableValue } from '../kernel/http/storable-text.ts';
 
 export const BODY_LIMIT = INGESTION_LIMITS.maxBodyBytes;
 

@@ -6,7 +6,7 @@ import type { PoolClient } from '../db/pool.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
 import type { IncomingEvent } from '../events/types.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import type { ChangeBus } from '../platform/changes/bus.ts';
+import type { ChangeBus } from '../kernel/changes/bus.ts';
 import type { LastCalledWriter } from './last-called.ts';
 
 export const FLAG_CALLED_EVENT = '$feature_flag_called';

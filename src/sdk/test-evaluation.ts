@@ -6,7 +6,7 @@
  */
 import type { Pool } from '../db/pool.ts';
 import { findPerson } from '../events/persons/read-model.ts';
-import { notFound, validationError } from '../platform/errors.ts';
+import { notFound, validationError } from '../kernel/errors.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { loadContext, type ContextLog } from './context.ts';
 import { evaluationTurn } from './evaluation-turns.ts';

@@ -1,7 +1,7 @@
 /** The activity log of surveys (reference §5.1): created, updated (field changes plus the targeting flag's), deleted. */
 import type { Queryable } from '../db/pool.ts';
-import { diffChanges, type Change } from '../platform/activity/changes.ts';
-import { recordActivity } from '../platform/activity/store.ts';
+import { diffChanges, type Change } from '../accounts/activity/changes.ts';
+import { recordActivity } from '../accounts/activity/store.ts';
 import { SURVEY_ACTIVITY_SCOPE, type SurveyRecord } from './record.ts';
 import { SURVEY_VALUE_COLUMNS, type SurveyValues } from './store.ts';
 

@@ -1,8 +1,8 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { uuidv7 } from '../events/ingestion/uuid.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import type { Change } from '../platform/activity/changes.ts';
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { Change } from '../accounts/activity/changes.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { recordSurveyCreated } from './activity.ts';
 import {
   ensureSamplingFlag,

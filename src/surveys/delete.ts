@@ -1,4 +1,4 @@
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { recordSurveyDeleted } from './activity.ts';
 import { updateOwnedFlag } from './flags/owned.ts';
 import { requireSurvey } from './read-store.ts';

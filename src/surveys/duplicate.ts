@@ -7,10 +7,10 @@
  * normal create path: it is validated as a create in its target project, gets its question ids,
  * save-time fields and its own internal targeting flag, an activity entry and a change notice.
  */
-import type { Authenticator } from '../platform/auth/authenticator.ts';
-import { principalCanReach, type Principal } from '../platform/auth/principal.ts';
-import { ApiError, validationError } from '../platform/errors.ts';
-import { toUserSummary } from '../platform/users/user-summary.ts';
+import type { Authenticator } from '../accounts/auth/authenticator.ts';
+import { principalCanReach, type Principal } from '../accounts/auth/principal.ts';
+import { ApiError, validationError } from '../kernel/errors.ts';
+import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { surveyChange } from './activity.ts';
 import { createSurveyIn, type WrittenSurvey } from './create.ts';
 import { requireSurvey } from './read-store.ts';

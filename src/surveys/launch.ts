@@ -5,8 +5,8 @@
  * Launch sets only `start_date` (an end date set beforehand is kept, as PostHog's console does);
  * a stopped survey is resumed with a PATCH of `end_date: null`.
  */
-import type { UserSummary } from '../platform/users/user-summary.ts';
-import { validationError } from '../platform/errors.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
+import { validationError } from '../kernel/errors.ts';
 import type { WrittenSurvey } from './create.ts';
 import type { SurveyRecord } from './record.ts';
 import { updateSurveyById } from './update.ts';

@@ -1,8 +1,8 @@
 /** The two answers of a survey (reference §1.2): the read shape (list, retrieve) and the write shape (POST, PATCH). */
 import type { ProjectFlags } from '../flags/cache.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import type { Membership } from '../platform/auth/principal.ts';
-import { isoUtc } from '../platform/time.ts';
+import type { Membership } from '../accounts/auth/principal.ts';
+import { isoUtc } from '../kernel/time.ts';
 import { minimalFlag, presentedFilters } from './flags/present.ts';
 import type { SurveyRecord } from './record.ts';
 import { renderDailyLimits } from './schedule.ts';

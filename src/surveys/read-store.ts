@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { canonicalUuid } from '../events/ingestion/uuid.ts';
-import { notFound } from '../platform/errors.ts';
-import { userSummarySql } from '../platform/users/user-summary.ts';
+import { notFound } from '../kernel/errors.ts';
+import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { SurveyRecord } from './record.ts';
 
 const SELECT_SURVEY = `SELECT s.*, ${userSummarySql('cu')} AS created_by

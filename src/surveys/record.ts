@@ -1,4 +1,4 @@
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 
 /** A survey as the store reads it: the `surveys` row plus its creator. */
 export interface SurveyRecord {

@@ -2,8 +2,8 @@
  * The lifecycle fields a survey recomputes on every save (reference §4.2, §4.3), as pure functions:
  * create, update, duplicate and the periodic jobs all call them.
  */
-import { validationError } from '../platform/errors.ts';
-import { DAY_MS } from '../platform/time.ts';
+import { validationError } from '../kernel/errors.ts';
+import { DAY_MS } from '../kernel/time.ts';
 import type { SurveyRecord } from './record.ts';
 
 /** PostHog's MAX_ITERATION_COUNT: at most this many start dates are computed. */

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { paginatedOf } from '../platform/http/pagination.ts';
-import { UserSummary } from '../platform/users/user-summary.ts';
+import { paginatedOf } from '../kernel/http/pagination.ts';
+import { UserSummary } from '../accounts/users/user-summary.ts';
 
 const Int32 = (options: object = {}) => Type.Integer({ minimum: -2147483648, maximum: 2147483647, ...options });
 const PositiveInt = () => Int32({ minimum: 0 });

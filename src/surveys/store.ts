@@ -1,6 +1,6 @@
 /** The survey writes and the list query (the read of one survey is read-store.ts). */
 import type { Queryable } from '../db/pool.ts';
-import { userSummarySql } from '../platform/users/user-summary.ts';
+import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { SurveyRecord } from './record.ts';
 
 /** The columns a create or update writes. */

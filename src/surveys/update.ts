@@ -1,8 +1,8 @@
 import { findFlag } from '../flags/store.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
-import type { Change } from '../platform/activity/changes.ts';
-import type { UserSummary } from '../platform/users/user-summary.ts';
+import type { Change } from '../accounts/activity/changes.ts';
+import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { recordSurveyUpdated, surveyChange } from './activity.ts';
 import type { WrittenSurvey } from './create.ts';
 import {

@@ -7,7 +7,7 @@ import { liveFlagsByIds } from '../flags/store.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 import { validateFilters } from '../flags/validation/index.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
-import { ApiError, validationError } from '../platform/errors.ts';
+import { ApiError, validationError } from '../kernel/errors.ts';
 import type { SurveyRecord } from './record.ts';
 import { dailyLimitsSchedule, iterationFields } from './schedule.ts';
 import type { SurveyWriteBody } from './schemas.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import pg from 'pg';
 import { after, before, describe, test } from 'node:test';
-import { CHANGES_CHANNEL } from '../../src/platform/changes/bus.ts';
+import { CHANGES_CHANNEL } from '../../src/kernel/changes/bus.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import {
   and,

@@ -10,8 +10,8 @@ const SRC = new URL('../../src/', import.meta.url).pathname;
  * read-only snapshots, and the survey jobs' lock (a transaction that holds an advisory lock, writing nothing).
  */
 const ALLOWED = new Set([
-  'platform/bootstrap.ts',
-  'platform/first-owner.ts',
+  'accounts/bootstrap.ts',
+  'accounts/first-owner.ts',
   'surveys/responses/read-snapshot.ts',
   'events/codegen/store.ts',
   'surveys/lifecycle/jobs.ts',

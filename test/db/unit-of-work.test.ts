@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
 import { retryDelay, UnitsOfWork, type UnitOfWork } from '../../src/db/unit-of-work.ts';
 import { isDatabaseUnavailable, isRetryableConflict } from '../../src/db/unavailable.ts';
-import { CHANGES_CHANNEL, ChangeBus, type Change } from '../../src/platform/changes/bus.ts';
+import { CHANGES_CHANNEL, ChangeBus, type Change } from '../../src/kernel/changes/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 let db: TestDatabase;

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, givePassword, OWNER_EMAIL, personWithPassword } from '../helpers/session.ts';
-import { currentOrganizationId } from '../platform/support.ts';
+import { currentOrganizationId } from '../accounts/support.ts';
 import { atBothSizes, launchChromium, openConsole, signInOnPage, step, type ConsolePage } from './support/console-browser.ts';
 
 const TEST_MS = 180_000;

@@ -30,12 +30,12 @@ async function recordedMigrations(db: TestDatabase): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-/** `node --import tsx src/db/migrate-cli.ts`, what `npm run migrate` runs. */
+/** `node --import tsx src/cli/migrate.ts`, what `npm run migrate` runs. */
 function migrateCli(databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl };
     delete env.NODE_TEST_CONTEXT;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/db/migrate-cli.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/migrate.ts'], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import pg from 'pg';
-import { CHANGES_CHANNEL } from '../../src/platform/changes/bus.ts';
+import { CHANGES_CHANNEL } from '../../src/kernel/changes/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { freePort, startService, until, type Service } from './support/service.ts';
 

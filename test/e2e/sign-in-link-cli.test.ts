@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, test } from 'node:test';
 import { buildApp, type App } from '../../src/app.ts';
-import { bootstrap } from '../../src/platform/bootstrap.ts';
+import { bootstrap } from '../../src/accounts/bootstrap.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -27,7 +27,7 @@ function cli(args: string[]): Promise<{ code: number | null; stdout: string; std
   return new Promise((resolve, reject) => {
     const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: db.url, SITE_URL: 'https://flags.example.com' };
     delete env.NODE_TEST_CONTEXT;
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/platform/sessions/sign-in-link-cli.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/sign-in-link.ts', ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { otherProject } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { currentOrganizationId, foreignOrganization, otherUser } from '../platform/support.ts';
+import { currentOrganizationId, foreignOrganization, otherUser } from '../accounts/support.ts';
 import {
   NOT_FOUND,
   assertValidation,

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { withTransaction } from '../../src/db/transaction.ts';
 import { resolvePersons } from '../../src/events/persons/resolve.ts';
 import type { IncomingEvent } from '../../src/events/types.ts';
-import { insertProject } from '../../src/platform/projects/store.ts';
+import { insertProject } from '../../src/accounts/projects/store.ts';
 import type { TestApp } from '../helpers/app.ts';
 
 let clock = Date.UTC(2024, 0, 1);

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { otherProject } from '../helpers/api.ts';
-import { currentOrganizationId, foreignOrganization } from '../platform/support.ts';
+import { currentOrganizationId, foreignOrganization } from '../accounts/support.ts';
 import { addToStaticCohort, eventually, identify, startSdkApp, type Json, type SdkTestApp } from '../sdk/support.ts';
 
 let t: SdkTestApp;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { keyWith, otherProject } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { currentOrganizationId, foreignOrganization } from '../platform/support.ts';
+import { currentOrganizationId, foreignOrganization } from '../accounts/support.ts';
 import { insertCohort } from '../sdk/support.ts';
 import { assertValidation, createFlag, type Json } from './flag-client.ts';
 

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../src/platform/errors.ts';
+import { ApiError } from '../../src/kernel/errors.ts';
 import type { FlagFilters } from '../../src/targeting/types.ts';
 import {
   checkEvaluationTagsSubset,

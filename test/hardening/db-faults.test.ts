@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/platform/auth/keys.ts';
+import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/accounts/auth/keys.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import {
   adminClient,

@@ -5,7 +5,7 @@ import { describe, test } from 'node:test';
 import { loadConfig } from '../../src/config.ts';
 import { DEFAULT_DATABASE_TIMEOUTS } from '../../src/db/pool.ts';
 import { isDatabaseUnavailable } from '../../src/db/unavailable.ts';
-import { reconnectDelay } from '../../src/platform/changes/bus.ts';
+import { reconnectDelay } from '../../src/kernel/changes/bus.ts';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 

@@ -11,8 +11,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.ts';
 import { migrate } from '../../src/db/migrate.ts';
 import { createPool, type DatabaseTimeouts, type Pool } from '../../src/db/pool.ts';
-import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/platform/auth/keys.ts';
-import { bootstrap } from '../../src/platform/bootstrap.ts';
+import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/accounts/auth/keys.ts';
+import { bootstrap } from '../../src/accounts/bootstrap.ts';
 
 /** Short enough for a test of a few seconds, long enough for a loaded two-core machine. */
 export const FAST_TIMEOUTS: DatabaseTimeouts = { connectMs: 1_000, statementMs: 3_000, lockMs: 800, idleInTransactionMs: 10_000 };

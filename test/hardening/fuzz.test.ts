@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { Writable } from 'node:stream';
 import { gzipSync } from 'node:zlib';
 import type { InjectOptions, LightMyRequestResponse, RouteOptions } from 'fastify';
-import { createLogger } from '../../src/platform/logging.ts';
+import { createLogger } from '../../src/kernel/logging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 const REQUEST_TIMEOUT_MS = 10_000;

@@ -7,11 +7,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
-import { databaseErrorToApiError } from '../../src/platform/http/database-errors.ts';
-import { MAX_BODY_DEPTH } from '../../src/platform/http/json-depth.ts';
-import { pythonStr } from '../../src/platform/http/python-types.ts';
-import { findUnstorableText, storableValue } from '../../src/platform/http/storable-text.ts';
-import { isStorableDateTime } from '../../src/platform/time.ts';
+import { databaseErrorToApiError } from '../../src/kernel/http/database-errors.ts';
+import { MAX_BODY_DEPTH } from '../../src/kernel/http/json-depth.ts';
+import { pythonStr } from '../../src/kernel/http/python-types.ts';
+import { findUnstorableText, storableValue } from '../../src/kernel/http/storable-text.ts';
+import { isStorableDateTime } from '../../src/kernel/time.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 let t: TestApp;

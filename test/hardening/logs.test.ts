@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, test } from 'node:test';
-import { createLogger, redactUrl } from '../../src/platform/logging.ts';
+import { createLogger, redactUrl } from '../../src/kernel/logging.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { givePassword, signIn } from '../helpers/session.ts';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/app.ts';
-import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/platform/auth/keys.ts';
-import { bootstrap } from '../../src/platform/bootstrap.ts';
+import { generateSecret, PERSONAL_KEY_PREFIX } from '../../src/accounts/auth/keys.ts';
+import { bootstrap } from '../../src/accounts/bootstrap.ts';
 import { createTestDatabase, type TestDatabase } from './database.ts';
 
 export interface TestApp {

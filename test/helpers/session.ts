@@ -1,9 +1,9 @@
 /** Signing people in for API tests: passwords, cookies, requests made with the session. */
 import assert from 'node:assert/strict';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
-import { hashPassword } from '../../src/platform/auth/passwords.ts';
-import { addMembership } from '../../src/platform/organizations/store.ts';
-import { findUserIdByEmail, insertUser, setPasswordHash } from '../../src/platform/users/store.ts';
+import { hashPassword } from '../../src/accounts/auth/passwords.ts';
+import { addMembership } from '../../src/accounts/organizations/store.ts';
+import { findUserIdByEmail, insertUser, setPasswordHash } from '../../src/accounts/users/store.ts';
 import type { TestApp } from './app.ts';
 
 export const OWNER_EMAIL = 'admin@bellwether.local';

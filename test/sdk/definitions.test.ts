@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createFlag, insertCohort, notifyChange, patchFlag, startSdkApp, eventually, type Json, type SdkTestApp } from './support.ts';
-import { insertProject } from '../../src/platform/projects/store.ts';
+import { insertProject } from '../../src/accounts/projects/store.ts';
 
 let t: SdkTestApp;
 const ids: Record<string, number> = {};

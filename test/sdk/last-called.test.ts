@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { FlagCache } from '../../src/flags/cache.ts';
-import { CHANGES_CHANNEL, ChangeBus } from '../../src/platform/changes/bus.ts';
+import { CHANGES_CHANNEL, ChangeBus } from '../../src/kernel/changes/bus.ts';
 import { LastCalledWriter } from '../../src/sdk/last-called.ts';
 import { capture, createFlag, patchFlag, startSdkApp, type SdkTestApp } from './support.ts';
 

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
-import { generateSecret, hashSecret, maskSecret } from '../../src/platform/auth/keys.ts';
+import { generateSecret, hashSecret, maskSecret } from '../../src/accounts/auth/keys.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 
 export type Json = Record<string, any>;

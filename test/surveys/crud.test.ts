@@ -3,7 +3,7 @@ import pg from 'pg';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { inlineRefs } from '../openapi/served-document.ts';
-import { otherUser } from '../platform/support.ts';
+import { otherUser } from '../accounts/support.ts';
 import {
   assertValidation,
   createSurvey,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { foreignOrganization } from '../platform/support.ts';
+import { foreignOrganization } from '../accounts/support.ts';
 import { createSurvey, createUserFlag, getSurvey, keyWith, otherProject, surveysUrl, type Json } from './support.ts';
 
 let t: TestApp;

@@ -5,7 +5,7 @@ import { buildApp } from '../../src/app.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { FlagCache } from '../../src/flags/cache.ts';
 import { UnitsOfWork } from '../../src/db/unit-of-work.ts';
-import { ChangeBus } from '../../src/platform/changes/bus.ts';
+import { ChangeBus } from '../../src/kernel/changes/bus.ts';
 import { SurveyJobs } from '../../src/surveys/lifecycle/jobs.ts';
 import type { JobLog } from '../../src/surveys/lifecycle/runner.ts';
 import { SURVEY_JOBS_LOCK } from '../../src/surveys/lifecycle/store.ts';

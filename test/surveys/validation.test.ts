@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ApiError } from '../../src/platform/errors.ts';
+import { ApiError } from '../../src/kernel/errors.ts';
 import type { SurveyRecord } from '../../src/surveys/record.ts';
 import type { SurveyWriteBody } from '../../src/surveys/schemas.ts';
 import { newSurveyValues } from '../../src/surveys/write.ts';

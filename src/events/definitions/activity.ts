@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
-import { changedFields, type Change } from '../../platform/activity/changes.ts';
-import { recordActivity } from '../../platform/activity/store.ts';
+import { changedFields, type Change } from '../../accounts/activity/changes.ts';
+import { recordActivity } from '../../accounts/activity/store.ts';
 import type { DefinitionRecord } from './store.ts';
 
 export const DEFINITION_ACTIVITY_SCOPE = 'EventDefinition';

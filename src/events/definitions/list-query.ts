@@ -1,5 +1,5 @@
-import { validationError } from '../../platform/errors.ts';
-import { isQueryTrue } from '../../platform/http/drf-boolean.ts';
+import { validationError } from '../../kernel/errors.ts';
+import { isQueryTrue } from '../../kernel/http/drf-boolean.ts';
 import { jsonNameList, nameList, searchTerms, tagFilter } from '../taxonomy/params.ts';
 import { EVENT_TYPES, type DefinitionListQuery } from './schemas.ts';
 

@@ -1,4 +1,4 @@
-import { isoUtc } from '../../platform/time.ts';
+import { isoUtc } from '../../kernel/time.ts';
 import type { EventDefinition } from './schemas.ts';
 import type { DefinitionRecord } from './store.ts';
 

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
-import { paginatedOf } from '../../platform/http/pagination.ts';
-import { UserSummary } from '../../platform/users/user-summary.ts';
+import { paginatedOf } from '../../kernel/http/pagination.ts';
+import { UserSummary } from '../../accounts/users/user-summary.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const Timestamp = Nullable(Type.String({ format: 'date-time' }));

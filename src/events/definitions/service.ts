@@ -1,13 +1,13 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
-import type { ProjectRef } from '../../platform/auth/principal.ts';
-import { ApiError, notFound, validationError } from '../../platform/errors.ts';
+import type { ProjectRef } from '../../accounts/auth/principal.ts';
+import { ApiError, notFound, validationError } from '../../kernel/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
 import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../taxonomy/sql.ts';
 import { recordDefinitionChanged, recordDefinitionCreated, recordDefinitionDeleted } from './activity.ts';
 import { presentDefinition } from './present.ts';
-import { DAY_MS } from '../../platform/time.ts';
+import { DAY_MS } from '../../kernel/time.ts';
 import type { CreateDefinitionBody, DefinitionMetrics, DefinitionVolume, EventDefinition, UpdateDefinitionBody } from './schemas.ts';
 import {
   findDefinitionByName,

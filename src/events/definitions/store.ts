@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
-import type { Page } from '../../platform/http/pagination.ts';
-import { userSummarySql, type UserSummary } from '../../platform/users/user-summary.ts';
+import type { Page } from '../../kernel/http/pagination.ts';
+import { userSummarySql, type UserSummary } from '../../accounts/users/user-summary.ts';
 import { containsPattern } from '../taxonomy/params.ts';
 import { Conditions } from '../taxonomy/sql.ts';
 import type { DefinitionListFilter, OrderKey } from './list-query.ts';

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import type { Page } from '../../platform/http/pagination.ts';
+import type { Page } from '../../kernel/http/pagination.ts';
 
 /** Reads of group types and groups for the API. */
 

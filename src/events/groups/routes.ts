@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PlatformDeps } from '../../deps.ts';
-import { notFound } from '../../platform/errors.ts';
-import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../../platform/http/pagination.ts';
-import { isoUtc } from '../../platform/time.ts';
+import { notFound } from '../../kernel/errors.ts';
+import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { isoUtc } from '../../kernel/time.ts';
 import { findGroup, listGroups, listGroupTypes, type GroupRow } from './read-model.ts';
 import { Group, GroupFindQuery, GroupList, GroupListQuery, GroupTypeList, ProjectParams } from './schemas.ts';
 

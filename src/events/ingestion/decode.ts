@@ -1,8 +1,8 @@
 import { gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import secureJson from 'secure-json-parse';
-import { ApiError } from '../../platform/errors.ts';
-import { nestedDeeperThan, nestedTooDeep } from '../../platform/http/json-depth.ts';
-import { MAY_HOLD_UNSTORABLE_ESCAPE } from '../../platform/http/storable-text.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { nestedDeeperThan, nestedTooDeep } from '../../kernel/http/json-depth.ts';
+import { MAY_HOLD_UNSTORABLE_ESCAPE } from '../../kernel/http/storable-text.ts';
 import { tooLarge, unreadableBody } from './errors.ts';
 import { INGESTION_LIMITS } from './limits.ts';
 

@@ -1,4 +1,4 @@
-import { ApiError, validationError } from '../../platform/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 
 /** The body could not be read: not JSON, broken gzip, bad base64, bad form encoding. */
 export const unreadableBody = (detail: string) => new ApiError(400, 'invalid_request', 'parse_error', detail);

@@ -1,10 +1,10 @@
 import type { IncomingEvent } from '../types.ts';
 import { invalidField, tooLarge } from './errors.ts';
 import { INGESTION_LIMITS } from './limits.ts';
-import { storableString, storableValue } from '../../platform/http/storable-text.ts';
+import { storableString, storableValue } from '../../kernel/http/storable-text.ts';
 import { inRange, parseTimestamp, resolveEventTime } from './timestamps.ts';
 import { canonicalUuid, uuidv7 } from './uuid.ts';
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 
 type Json = Record<string, unknown>;
 type Path = (string | number)[];

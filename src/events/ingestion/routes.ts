@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PlatformDeps } from '../../deps.ts';
-import { ApiError, validationError } from '../../platform/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import { DefinitionsSeen } from '../definitions/ingest.ts';
 import { ingest, type EventProcessor, type IngestSetup } from '../pipeline.ts';
 import { decodeBody } from './decode.ts';

@@ -1,4 +1,4 @@
-import { withinStorableYears } from '../../platform/time.ts';
+import { withinStorableYears } from '../../kernel/time.ts';
 
 /**
  * Event times as PostHog resolves them. Inputs are ISO 8601 strings (an offset or `Z`; none means

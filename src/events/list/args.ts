@@ -1,7 +1,7 @@
 /** The events list's arguments, checked: bad input is a 400 naming it. */
 import { canonicalUuid } from '../ingestion/uuid.ts';
-import { validationError } from '../../platform/errors.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../platform/http/pagination.ts';
+import { validationError } from '../../kernel/errors.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../kernel/http/pagination.ts';
 import { parseAbsoluteDate, parseRelativeDate } from '../../targeting/dates.ts';
 import { parsePropertyFilter, type FilterDialect, type PropertyGroup } from '../persons/property-filter.ts';
 import type { EventListQuery } from './schemas.ts';

@@ -1,4 +1,4 @@
-import { isoUtc } from '../../platform/time.ts';
+import { isoUtc } from '../../kernel/time.ts';
 import type { PersonRow } from './read-model.ts';
 import type { Person } from './schemas.ts';
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
-import type { Page } from '../../platform/http/pagination.ts';
+import type { Page } from '../../kernel/http/pagination.ts';
 import type { Properties } from './properties.ts';
 import type { PropertyGroup } from './property-filter.ts';
 import { Params, propertyGroupSql } from './property-filter-sql.ts';

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { PaginationQuery, paginatedOf } from '../../platform/http/pagination.ts';
+import { PaginationQuery, paginatedOf } from '../../kernel/http/pagination.ts';
 
 const Timestamp = Type.String({ format: 'date-time' });
 const FreeObject = Type.Object({}, { additionalProperties: true });

@@ -1,5 +1,5 @@
-import { requiredField, validationError } from '../../platform/errors.ts';
-import { isQueryTrue, parseQueryBoolean } from '../../platform/http/drf-boolean.ts';
+import { requiredField, validationError } from '../../kernel/errors.ts';
+import { isQueryTrue, parseQueryBoolean } from '../../kernel/http/drf-boolean.ts';
 import { jsonNameList, nameList, searchTerms } from '../taxonomy/params.ts';
 import type { PropertyDefinitionListQuery } from './schemas.ts';
 

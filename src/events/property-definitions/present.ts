@@ -1,4 +1,4 @@
-import { isoUtc } from '../../platform/time.ts';
+import { isoUtc } from '../../kernel/time.ts';
 import { KIND_OF_NUMBER } from './list-query.ts';
 import type { PropertyDefinition } from './schemas.ts';
 import type { PropertyRecord } from './store.ts';

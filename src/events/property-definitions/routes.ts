@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PlatformDeps } from '../../deps.ts';
-import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../../platform/http/pagination.ts';
+import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { decodePropertyListQuery } from './list-query.ts';
 import { presentProperty } from './present.ts';

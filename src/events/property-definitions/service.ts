@@ -1,8 +1,8 @@
 import type { Queryable } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
-import { changedFields, type Change } from '../../platform/activity/changes.ts';
-import { recordActivity } from '../../platform/activity/store.ts';
-import { notFound } from '../../platform/errors.ts';
+import { changedFields, type Change } from '../../accounts/activity/changes.ts';
+import { recordActivity } from '../../accounts/activity/store.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
 import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { presentProperty } from './present.ts';

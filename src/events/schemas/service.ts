@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
-import { notFound, requiredField, validationError } from '../../platform/errors.ts';
+import { notFound, requiredField, validationError } from '../../kernel/errors.ts';
 import { isUuid, refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../taxonomy/sql.ts';
 import type { CreateEventSchemaBody, CreateGroupBody, EventSchema, PropertyGroup, SchemaPropertyInput, UpdateGroupBody } from './schemas.ts';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
-import type { Page } from '../../platform/http/pagination.ts';
-import { userSummarySql } from '../../platform/users/user-summary.ts';
+import type { Page } from '../../kernel/http/pagination.ts';
+import { userSummarySql } from '../../accounts/users/user-summary.ts';
 import { isoSql } from '../taxonomy/sql.ts';
 import type { EventSchema, PropertyGroup } from './schemas.ts';
 

@@ -1,4 +1,4 @@
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import { refuseNul } from './params.ts';
 
 /** Tags as stored: trimmed, lower-cased, empty ones dropped, duplicates removed (first position kept). */

@@ -7,7 +7,7 @@
 import { sharedFor } from '../../cohorts/calculation.ts';
 import { conditionMatcher, groupSubjects, personSubjects, type Matcher } from '../../cohorts/population.ts';
 import type { Pool } from '../../db/pool.ts';
-import { ApiError, validationError } from '../../platform/errors.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
 import type { FlagCache } from '../cache.ts';
 import { flagLookup } from '../lookup.ts';
 import type { FlagProperty } from '../../targeting/types.ts';

@@ -5,7 +5,7 @@
  * all invalid is a 400 in PostHog's `{"error": ...}` shape.
  */
 import type { Queryable } from '../../db/pool.ts';
-import { RawErrorResponse } from '../../platform/errors.ts';
+import { RawErrorResponse } from '../../kernel/errors.ts';
 import { liveFlagKeys } from './store.ts';
 
 const INT32_MAX = 2147483647;

@@ -3,8 +3,8 @@
  * flag writer in its own transaction (rules, activity entry, change notice); a flag the rules refuse
  * is reported, the others are still written.
  */
-import { ApiError, validationError } from '../../platform/errors.ts';
-import type { UserSummary } from '../../platform/users/user-summary.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
+import type { UserSummary } from '../../accounts/users/user-summary.ts';
 import type { ProjectFlags } from '../cache.ts';
 import { decodeListQuery } from '../list-filter.ts';
 import { matchesListFilter } from '../list-match.ts';

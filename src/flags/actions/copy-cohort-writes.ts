@@ -7,7 +7,7 @@ import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { cohortIdOf, referencedCohortIds } from '../../cohorts/filters.ts';
 import { createCohort, type CohortDeps } from '../../cohorts/service.ts';
 import { findCohort, liveCohorts, lockProjectCohorts } from '../../cohorts/store.ts';
-import type { UserSummary } from '../../platform/users/user-summary.ts';
+import type { UserSummary } from '../../accounts/users/user-summary.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import { CohortCopyRefusal, planCohortCopy, remapCohortIds } from './copy-cohorts.ts';
 

@@ -4,7 +4,7 @@
  * that target (copy the flag it depends on first).
  */
 import type { Queryable } from '../../db/pool.ts';
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import { liveFlagsByIds } from '../store.ts';
 import { dependencyIdsOf } from '../validation/index.ts';

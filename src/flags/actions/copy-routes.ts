@@ -3,10 +3,10 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FlagDeps } from '../deps.ts';
 import { pluginJobs } from '../../cohorts/jobs.ts';
-import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
-import { sendJson } from '../../platform/http/send-json.ts';
-import { OrganizationParams } from '../../platform/organizations/schemas.ts';
-import { resolveOrganization } from '../../platform/organizations/service.ts';
+import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { sendJson } from '../../kernel/http/send-json.ts';
+import { OrganizationParams } from '../../accounts/organizations/schemas.ts';
+import { resolveOrganization } from '../../accounts/organizations/service.ts';
 import { FlagResponse } from '../schemas.ts';
 import { copyFlags, type CopyDeps } from './copy.ts';
 

@@ -8,15 +8,15 @@
  */
 import type { CohortDeps } from '../../cohorts/service.ts';
 import type { FlagDeps } from '../deps.ts';
-import { principalCanReach, type Principal } from '../../platform/auth/principal.ts';
-import { ApiError, validationError } from '../../platform/errors.ts';
-import { toUserSummary } from '../../platform/users/user-summary.ts';
+import { principalCanReach, type Principal } from '../../accounts/auth/principal.ts';
+import { ApiError, validationError } from '../../kernel/errors.ts';
+import { toUserSummary } from '../../accounts/users/user-summary.ts';
 import { createFlag } from '../create.ts';
 import { flagJson, renderFlag, type FlagViewer } from '../present.ts';
 import type { FlagRecord } from '../record.ts';
 import type { FlagWriteBody } from '../schemas.ts';
 import { updateFlagById } from '../update.ts';
-import { membershipLevel } from '../../platform/auth/principal.ts';
+import { membershipLevel } from '../../accounts/auth/principal.ts';
 import { carryCohorts } from './copy-cohort-writes.ts';
 import { CohortCopyRefusal, remapCohortIds } from './copy-cohorts.ts';
 import { remapFlagDependencies } from './copy-dependencies.ts';

@@ -3,8 +3,8 @@
  * and `archived` through the one flag writer (its rules, activity entry and change notice), and a
  * flag already in the asked state comes back unchanged, with no write.
  */
-import { validationError } from '../../platform/errors.ts';
-import type { UserSummary } from '../../platform/users/user-summary.ts';
+import { validationError } from '../../kernel/errors.ts';
+import type { UserSummary } from '../../accounts/users/user-summary.ts';
 import type { FlagViewer } from '../present.ts';
 import type { FlagRecord } from '../record.ts';
 import type { FlagWriteBody } from '../schemas.ts';

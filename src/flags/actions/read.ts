@@ -1,6 +1,6 @@
 /** The read-only flag actions: dependents, remote config, status. */
 import type { Pool } from '../../db/pool.ts';
-import { notFound } from '../../platform/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import type { FlagCache } from '../cache.ts';
 import type { RenderedFlag } from '../present.ts';
 import { flagStatus, type FlagStatusResult } from '../status.ts';

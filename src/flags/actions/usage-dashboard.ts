@@ -12,8 +12,8 @@
 import type { Queryable } from '../../db/pool.ts';
 import { findDashboard, insertDashboard, upsertInsight } from '../../dashboards/store.ts';
 import { trendsQuery, type InsightQuery } from '../../dashboards/trends.ts';
-import { ApiError, notFound, RawErrorResponse } from '../../platform/errors.ts';
-import type { UserSummary } from '../../platform/users/user-summary.ts';
+import { ApiError, notFound, RawErrorResponse } from '../../kernel/errors.ts';
+import type { UserSummary } from '../../accounts/users/user-summary.ts';
 import type { FlagRecord } from '../record.ts';
 import { findFlag } from '../store.ts';
 import type { FlagWriteDeps } from '../write-deps.ts';

@@ -1,4 +1,4 @@
-import { validationError, type ApiError } from '../../platform/errors.ts';
+import { validationError, type ApiError } from '../../kernel/errors.ts';
 import type { EvaluationRuntime } from '../../targeting/types.ts';
 import { nullNotAllowed } from './errors.ts';
 import { pythonStr } from './values.ts';

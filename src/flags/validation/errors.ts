@@ -1,4 +1,4 @@
-import { validationError, type ApiError } from '../../platform/errors.ts';
+import { validationError, type ApiError } from '../../kernel/errors.ts';
 
 /** Every error from filters validation is a field error on `filters` (reference §2.3). */
 export const filtersError = (detail: string, code = 'invalid_input'): ApiError => validationError(detail, 'filters', code);

@@ -1,4 +1,4 @@
-import { requiredField, validationError } from '../../platform/errors.ts';
+import { requiredField, validationError } from '../../kernel/errors.ts';
 import { nullNotAllowed } from './errors.ts';
 
 export const KEY_MAX_LENGTH = 400;

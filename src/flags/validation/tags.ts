@@ -1,4 +1,4 @@
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import { nullNotAllowed } from './errors.ts';
 import { pythonTypeName } from './values.ts';
 

@@ -6,7 +6,7 @@ export function isPlainObject(value: unknown): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-export { pythonStr, pythonTypeName } from '../../platform/http/python-types.ts';
+export { pythonStr, pythonTypeName } from '../../kernel/http/python-types.ts';
 
 /** A value inside an error message: strings as they are, anything else as JSON shows it (`5`, `true`, `[1,2]`). */
 export function displayValue(value: unknown): string {

@@ -7,7 +7,7 @@
  * poll costs no query. `If-None-Match` naming the current ETag → 304 with no body.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendRevalidated } from '../../platform/http/etag.ts';
+import { sendRevalidated } from '../../kernel/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { queryFlag } from '../flags-request.ts';
 import { refuseOtherPublicMethods } from '../http.ts';

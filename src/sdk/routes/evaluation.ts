@@ -4,7 +4,7 @@
  * ingestion reads them (JSON, gzip, base64, forms). See docs/sdk.md.
  */
 import type { FastifyInstance } from 'fastify';
-import { sendJson } from '../../platform/http/send-json.ts';
+import { sendJson } from '../../kernel/http/send-json.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, type Evaluation } from '../evaluate.ts';
 import { readFlagsQuery, readFlagsRequest, readToken } from '../flags-request.ts';

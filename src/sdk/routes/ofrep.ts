@@ -5,10 +5,10 @@
  * `?token=<phc_…>`. See src/sdk/ofrep.ts and docs/sdk.md.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../../platform/errors.ts';
-import { bearerToken } from '../../platform/auth/authenticator.ts';
-import { sendJson } from '../../platform/http/send-json.ts';
-import { sendRevalidated, weakEtag } from '../../platform/http/etag.ts';
+import { ApiError } from '../../kernel/errors.ts';
+import { bearerToken } from '../../accounts/auth/authenticator.ts';
+import { sendJson } from '../../kernel/http/send-json.ts';
+import { sendRevalidated, weakEtag } from '../../kernel/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor } from '../evaluate.ts';
 import { acceptRawBodies, allowCors, BODY_LIMIT, readBody, refuseOtherPublicMethods } from '../http.ts';

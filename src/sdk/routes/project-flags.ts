@@ -5,9 +5,9 @@
  * loader of `/flags` with nothing sent but the groups.
  */
 import type { FastifyInstance } from 'fastify';
-import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
-import { sendJson } from '../../platform/http/send-json.ts';
-import { requiredField, validationError } from '../../platform/errors.ts';
+import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { sendJson } from '../../kernel/http/send-json.ts';
+import { requiredField, validationError } from '../../kernel/errors.ts';
 import { minimalFlag } from '../definitions.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, flagValue } from '../evaluate.ts';
@@ -15,7 +15,7 @@ import { readGroups } from '../flags-request.ts';
 import { EvaluationReasonsQuery, MyFlagsQuery, ProjectParams, TestEvaluationBody, TestEvaluationResponse } from '../schemas.ts';
 import { testEvaluation, type TestEvaluationBody as TestEvaluationInput } from '../test-evaluation.ts';
 import { parseFlagId } from '../../flags/routes.ts';
-import { notFound } from '../../platform/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { Type } from 'typebox';
 
 const TAGS = ['feature_flags'];

@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool.ts';
-import type { Change, ChangeBus } from '../../platform/changes/bus.ts';
-import { ProjectCache } from '../../platform/project-cache.ts';
+import type { Change, ChangeBus } from '../../kernel/changes/bus.ts';
+import { ProjectCache } from '../../kernel/project-cache.ts';
 import { renderFeed, type RenderedFeed } from './render.ts';
 import { feedRows } from './store.ts';
 

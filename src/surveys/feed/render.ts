@@ -4,8 +4,8 @@
  * dates and iteration, `schedule, enable_partial_responses`, and `translations` only when it holds
  * something. `description` is left out, as PostHog does.
  */
-import { weakEtag } from '../../platform/http/etag.ts';
-import { isoUtc } from '../../platform/time.ts';
+import { weakEtag } from '../../kernel/http/etag.ts';
+import { isoUtc } from '../../kernel/time.ts';
 import { isTruthy } from '../validation/python.ts';
 import type { FeedRow } from './store.ts';
 

@@ -10,8 +10,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { SurveyDeps } from '../deps.ts';
-import { ApiError, notFound } from '../../platform/errors.ts';
-import { sendRevalidated, weakEtag } from '../../platform/http/etag.ts';
+import { ApiError, notFound } from '../../kernel/errors.ts';
+import { sendRevalidated, weakEtag } from '../../kernel/http/etag.ts';
 import { allowCors, refuseOtherPublicMethods } from '../../sdk/http.ts';
 import { SurveyFeedCache } from './cache.ts';
 import { remoteConfig, remoteConfigScript } from './remote-config.ts';

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { jsonEqual } from '../../platform/activity/changes.ts';
+import { jsonEqual } from '../../accounts/activity/changes.ts';
 import { flagValuesOf, type FlagRecord, type FlagValues } from '../../flags/record.ts';
 import { ensureRoomForFlag } from '../../flags/limit.ts';
 import { findFlag, insertFlag, updateFlag } from '../../flags/store.ts';
@@ -13,7 +13,7 @@ import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types
 import type { FlagWriteDeps } from '../../flags/write-deps.ts';
 import { newFlagValues } from '../../flags/write-fields.ts';
 import { commitFlagWrite } from '../../flags/writer.ts';
-import type { UserSummary } from '../../platform/users/user-summary.ts';
+import type { UserSummary } from '../../accounts/users/user-summary.ts';
 import type { SurveyRecord } from '../record.ts';
 import { isPlainObject } from '../validation/python.ts';
 

@@ -5,7 +5,7 @@
 import { insertOwnedFlag, internalTargetingFilters, surveyFlagsActive, updateOwnedFlag } from '../flags/owned.ts';
 import type { SurveyRecord } from '../record.ts';
 import { iterationFields } from '../schedule.ts';
-import { utcDay } from '../../platform/time.ts';
+import { utcDay } from '../../kernel/time.ts';
 import { syncActiveFlags } from './flags.ts';
 import { iterationCandidates, updateSurveyLifecycle, type LifecyclePatch } from './store.ts';
 import type { JobTransaction, SurveyJob } from './task.ts';

@@ -5,11 +5,11 @@
  */
 import type { FlagFilters } from '../../targeting/types.ts';
 import { findFlag } from '../../flags/store.ts';
-import type { Change } from '../../platform/activity/changes.ts';
+import type { Change } from '../../accounts/activity/changes.ts';
 import { updateOwnedFlag } from '../flags/owned.ts';
 import type { SurveyRecord } from '../record.ts';
 import { dailyLimitsSchedule, type DailyLimit } from '../schedule.ts';
-import { DAY_MS, isoDay, utcDay } from '../../platform/time.ts';
+import { DAY_MS, isoDay, utcDay } from '../../kernel/time.ts';
 import { samplingCandidates, updateSurveyLifecycle, type LifecyclePatch } from './store.ts';
 import type { SurveyJob } from './task.ts';
 

@@ -2,8 +2,8 @@
 import type { PoolClient, Queryable } from '../../db/pool.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { FlagCache } from '../../flags/cache.ts';
-import type { Change } from '../../platform/activity/changes.ts';
-import type { ChangeBus } from '../../platform/changes/bus.ts';
+import type { Change } from '../../accounts/activity/changes.ts';
+import type { ChangeBus } from '../../kernel/changes/bus.ts';
 import type { SurveyRecord } from '../record.ts';
 import type { LifecyclePatch } from './store.ts';
 

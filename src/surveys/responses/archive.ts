@@ -7,8 +7,8 @@
 import type { Pool, Queryable } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import { canonicalUuid } from '../../events/ingestion/uuid.ts';
-import { recordActivity } from '../../platform/activity/store.ts';
-import { validationError } from '../../platform/errors.ts';
+import { recordActivity } from '../../accounts/activity/store.ts';
+import { validationError } from '../../kernel/errors.ts';
 import { requireSurvey } from '../read-store.ts';
 import { SURVEY_ACTIVITY_SCOPE } from '../record.ts';
 

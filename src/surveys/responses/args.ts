@@ -7,8 +7,8 @@
 import type { FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { canonicalUuid } from '../../events/ingestion/uuid.ts';
-import { ApiError, parseError, validationError } from '../../platform/errors.ts';
-import { isQueryTrue } from '../../platform/http/drf-boolean.ts';
+import { ApiError, parseError, validationError } from '../../kernel/errors.ts';
+import { isQueryTrue } from '../../kernel/http/drf-boolean.ts';
 
 /** A GET's body is a few arguments; anything larger is refused. */
 const MAX_BODY_BYTES = 64 * 1024;

@@ -2,7 +2,7 @@
  * The responses list's opaque cursor (DRF's CursorPagination convention: `next` and `previous`
  * are URLs carrying it): a position (timestamp in microseconds, uuid) and a direction.
  */
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import type { ListPosition } from './list-store.ts';
 
 export interface Cursor {

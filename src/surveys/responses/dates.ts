@@ -1,4 +1,4 @@
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import { parseRelativeDate } from '../../targeting/dates.ts';
 
 /** An instant to the microsecond (PostgreSQL's precision), and its ISO text in UTC for queries. */

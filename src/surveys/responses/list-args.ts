@@ -1,6 +1,6 @@
 /** The responses list's query arguments, checked (every one bounded; bad input is a 400 naming it). */
-import { validationError } from '../../platform/errors.ts';
-import { DEFAULT_LIMIT, MAX_LIMIT } from '../../platform/http/pagination.ts';
+import { validationError } from '../../kernel/errors.ts';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../../kernel/http/pagination.ts';
 import { decodeCursor, type Cursor } from './cursor.ts';
 import { excludeArchivedArg } from './args.ts';
 import { parseDateRangeOrRelative, type DateRange } from './dates.ts';

@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PlatformDeps } from '../../deps.ts';
-import { wantsCsv } from '../../platform/http/csv-format.ts';
-import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
-import { requestUrlWith } from '../../platform/http/pagination.ts';
-import { sendJson } from '../../platform/http/send-json.ts';
+import { wantsCsv } from '../../kernel/http/csv-format.ts';
+import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { requestUrlWith } from '../../kernel/http/pagination.ts';
+import { sendJson } from '../../kernel/http/send-json.ts';
 import { ProjectParams } from '../schemas.ts';
 import { archivedResponseUuids, setResponseArchived } from './archive.ts';
 import { excludeArchivedArg, requestArgs, surveyIdsArg, type RawArgs } from './args.ts';

@@ -1,6 +1,6 @@
 /** Per-survey and global statistics (reference §5.4, CONTRACT §5): the use cases behind the two stats routes. */
 import type { Pool, PoolClient } from '../../db/pool.ts';
-import { isoUtc } from '../../platform/time.ts';
+import { isoUtc } from '../../kernel/time.ts';
 import { requireSurvey } from '../read-store.ts';
 import type { DateRange } from './dates.ts';
 import { archivedUuidsOfProject, archivedUuidsOfSurvey } from './archive.ts';

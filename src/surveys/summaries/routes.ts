@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { PlatformDeps } from '../../deps.ts';
-import { refuseOtherMethods } from '../../platform/http/method-not-allowed.ts';
+import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { HeadlineResponse, SummarizeQuery, SummarizeResponse, SummaryBody, SurveyParams } from './schemas.ts';
 import { summarizeResponses, summaryHeadline } from './service.ts';
 

@@ -4,8 +4,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';
-import { validationError } from '../../platform/errors.ts';
-import { DAY_MS, isoUtc, utcDay } from '../../platform/time.ts';
+import { validationError } from '../../kernel/errors.ts';
+import { DAY_MS, isoUtc, utcDay } from '../../kernel/time.ts';
 import type { SurveyRecord } from '../record.ts';
 import { requireSurvey } from '../read-store.ts';
 import { isPlainObject } from '../validation/python.ts';

@@ -3,7 +3,7 @@
  * RFC 3339 with an offset; DRF converts it to UTC and Python's `str()` prints it as
  * `2024-05-01 10:00:00.250000+00:00` (the fraction only when not zero, always six digits).
  */
-import { DAY_MS, utcDay } from '../../platform/time.ts';
+import { DAY_MS, utcDay } from '../../kernel/time.ts';
 
 export interface UtcInstant {
   /** Whole seconds since the epoch. */

@@ -1,4 +1,4 @@
-import { validationError, type ApiError } from '../../platform/errors.ts';
+import { validationError, type ApiError } from '../../kernel/errors.ts';
 
 /** A rule error on one field (`validate_<field>` or a dict raised by `validate()`): attr is that field. */
 export const fieldError = (attr: string, detail: string, code = 'invalid_input'): ApiError => validationError(detail, attr, code);

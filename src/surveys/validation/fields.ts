@@ -1,4 +1,4 @@
-import { requiredField } from '../../platform/errors.ts';
+import { requiredField } from '../../kernel/errors.ts';
 import type { SurveyWriteBody } from '../schemas.ts';
 import { fieldError } from './errors.ts';
 

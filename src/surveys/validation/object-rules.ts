@@ -1,4 +1,4 @@
-import { validationError } from '../../platform/errors.ts';
+import { validationError } from '../../kernel/errors.ts';
 import type { SurveyRecord } from '../record.ts';
 import type { SurveyWriteBody } from '../schemas.ts';
 import { fieldError, objectError } from './errors.ts';

@@ -1,5 +1,5 @@
 /** The scope choices of a new personal API key, from the service's own list of scope objects. Pure. */
-import { SCOPE_OBJECTS } from '../../../src/platform/auth/scopes.ts';
+import { SCOPE_OBJECTS } from '../../../src/accounts/auth/scopes.ts';
 
 export type ScopeAccess = 'none' | 'read' | 'write';
 

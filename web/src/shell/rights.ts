@@ -1,6 +1,6 @@
 /**
  * What the signed-in person may do in their current organization: the API's own rules
- * (src/platform/members/levels.ts) applied to the `membership_level` that `users/@me` reports.
+ * (src/accounts/members/levels.ts) applied to the `membership_level` that `users/@me` reports.
  * Each answer is null when the action is allowed, else the reason the console shows beside the
  * control it disables; the API refuses the same actions with the same rule.
  */
@@ -12,7 +12,7 @@ import {
   MEMBERSHIP_LEVELS,
   projectAdminRefusal,
   removalRefusal,
-} from '../../../src/platform/members/levels.ts';
+} from '../../../src/accounts/members/levels.ts';
 import { useMe } from './session.ts';
 
 export { MEMBERSHIP_LEVELS };

@@ -1,0 +1,140 @@
+import type { Pool } from '../../db/pool.ts';
+import type { ChangeBus } from '../../kernel/changes/bus.ts';
+import { DAY_MS } from '../../kernel/time.ts';
+import { authenticationFailed, notAuthenticated, sessionExpired } from '../../kernel/errors.ts';
+import { BoundedCache } from '../../kernel/bounded-cache.ts';
+import { hashSecret, hashesEqual } from './keys.ts';
+import type { KeyPrincipal, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
+import {
+  findPrincipalByKeyHash,
+  findProjectRef,
+  findSessionByHash,
+  touchKeyLastUsed,
+  touchSession,
+  type FoundPrincipal,
+  type FoundSession,
+} from './store.ts';
+
+/**
+ * How long a key or project lookup is reused. A revocation is immediate in this process and, by
+ * change notice, in the others; the lifetime bounds the staleness should a notice be lost.
+ */
+const CACHE_TTL_MS = 5_000;
+const CACHE_MAX_ENTRIES = 10_000;
+const LAST_USED_WRITE_INTERVAL_MS = 60_000;
+/** A session cookie longer than this is not one of ours; it is refused before hashing. */
+const MAX_SESSION_COOKIE_LENGTH = 200;
+
+/** How long a session lives: `idleMs` after its last request, `maxAgeMs` after sign-in at most. */
+export interface SessionLimits {
+  idleMs: number;
+  maxAgeMs: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 14 * DAY_MS, maxAgeMs: 30 * DAY_MS };
+
+/** A short-lived cache of lookups, bounded (least recently used go first). */
+function lookupCache<T>(metricName: string): BoundedCache<T> {
+  return new BoundedCache<T>({ max: CACHE_MAX_ENTRIES, ttlMs: CACHE_TTL_MS, metricName });
+}
+
+export function bearerToken(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+/**
+ * Resolves bearer keys and session cookies to principals and project ids to projects, with a
+ * short-lived cache.
+ */
+export class Authenticator {
+  private readonly principals = lookupCache<FoundPrincipal>('auth_keys');
+  private readonly sessions = lookupCache<FoundSession>('auth_sessions');
+  private readonly projects = lookupCache<ProjectRef | null>('auth_projects');
+  /** When each key or session's last use was written: remembered for the interval, the oldest dropped first when full. */
+  private readonly lastUsedWrites = new BoundedCache<true>({ max: CACHE_MAX_ENTRIES, ttlMs: LAST_USED_WRITE_INTERVAL_MS });
+
+  constructor(
+    private readonly pool: Pool,
+    bus: ChangeBus,
+    readonly sessionLimits: SessionLimits = DEFAULT_SESSION_LIMITS,
+  ) {
+    // Keys, memberships or projects changed in another process: drop every cached grant.
+    bus.subscribe((change) => {
+      if (change.kind === 'auth' || change.kind === 'project') this.invalidate();
+    });
+    bus.onResync(() => this.invalidate());
+  }
+
+  /**
+   * The management API's one way in: a request with an Authorization header is judged by its key
+   * alone (any cookie ignored); otherwise by its session cookie; with neither, 401.
+   */
+  async authenticateRequest(authorizationHeader: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
+    if (authorizationHeader?.trim() || !sessionCookie) return this.authenticate(authorizationHeader);
+    return this.authenticateSession(sessionCookie);
+  }
+
+  /** A personal API key from an Authorization header (the SDK endpoints use this alone: never a cookie). */
+  async authenticate(authorizationHeader: string | undefined): Promise<KeyPrincipal> {
+    const token = bearerToken(authorizationHeader);
+    if (!token) {
+      // No header: no credentials. A header we cannot read: credentials that fail.
+      if (!authorizationHeader?.trim()) throw notAuthenticated();
+      throw authenticationFailed('Invalid Authorization header. Expected "Bearer <personal API key>".');
+    }
+    const hash = hashSecret(token);
+    let found = this.principals.get(hash)?.value;
+    if (!found) {
+      const row = await findPrincipalByKeyHash(this.pool, hash);
+      if (!row) throw authenticationFailed();
+      found = row;
+      this.principals.set(hash, found);
+    }
+    if (!hashesEqual(found.secureValue, hash)) throw authenticationFailed();
+    this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(this.pool, id));
+    return found.principal;
+  }
+
+  /** A session cookie's value: 401 when it is unknown, signed out, or past its idle or absolute limit. */
+  async authenticateSession(cookieValue: string): Promise<SessionPrincipal> {
+    if (cookieValue.length > MAX_SESSION_COOKIE_LENGTH) throw sessionExpired();
+    const hash = hashSecret(cookieValue);
+    const now = Date.now();
+    let found = this.sessions.get(hash)?.value;
+    if (!found) {
+      const row = await findSessionByHash(this.pool, hash);
+      if (!row) throw sessionExpired();
+      found = row;
+      this.sessions.set(hash, found);
+    }
+    if (found.expiresAt <= now || found.lastSeenAt + this.sessionLimits.idleMs <= now) throw sessionExpired();
+    if (!hashesEqual(found.principal.sessionHash, hash)) throw sessionExpired();
+    this.noteUse(hash, (id) => touchSession(this.pool, id));
+    return found.principal;
+  }
+
+  async project(projectId: number): Promise<ProjectRef | null> {
+    const key = String(projectId);
+    const cached = this.projects.get(key);
+    if (cached) return cached.value;
+    const project = await findProjectRef(this.pool, projectId);
+    this.projects.set(key, project);
+    return project;
+  }
+
+  /** Called after keys, memberships or projects change, so no stale grant outlives the change here. */
+  invalidate(): void {
+    this.principals.clear();
+    this.sessions.clear();
+    this.projects.clear();
+  }
+
+  /** Records a key's or session's use at most once a minute (last_used_at, the idle limit's clock). */
+  private noteUse(id: string, touch: (id: string) => Promise<void>): void {
+    if (this.lastUsedWrites.get(id)) return;
+    this.lastUsedWrites.set(id, true);
+    touch(id).catch(() => {});
+  }
+}

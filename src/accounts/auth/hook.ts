@@ -1,0 +1,70 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { notFound, permissionDenied } from '../../kernel/errors.ts';
+import type { Authenticator } from './authenticator.ts';
+import { checkCsrf } from './csrf.ts';
+import { principalCanReach, type Principal, type ProjectRef } from './principal.ts';
+import { scopesGrant, type Scope } from './scopes.ts';
+import { clearSessionCookies, sessionCookie } from './session-cookies.ts';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * No authentication here (health, schema, sign-in, SDK endpoints with their own token checks).
+     * Public routes never see the session: those that use one read it themselves.
+     */
+    public?: boolean;
+    /** The scope a personal API key needs; absent means any valid key. */
+    scope?: Scope;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+    project: ProjectRef;
+  }
+}
+
+const INT32_MAX = 2147483647;
+
+/** `@current`: the first project the key is scoped to, else the user's current project. */
+export function currentProjectId(principal: Principal): number | null {
+  return principal.scopedTeams?.[0] ?? principal.user.current_project_id ?? null;
+}
+
+function parseProjectParam(raw: string, principal: Principal): number | null {
+  if (raw === '@current') return currentProjectId(principal);
+  if (!/^\d{1,10}$/.test(raw)) return null;
+  const id = Number(raw);
+  return id <= INT32_MAX ? id : null;
+}
+
+/**
+ * Checks every non-public request in the contract's order: authentication (401; a key, else the
+ * session cookie), CSRF for a session's writes (403), scope (403), project access (403), and only
+ * then lets the route find its object (404).
+ */
+export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+  app.decorateRequest('principal', null, []);
+  app.decorateRequest('project', null as unknown as ProjectRef);
+
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config;
+    if (config.public || request.routeOptions.url === undefined) return;
+    const cookie = sessionCookie(request);
+    const principal = await authenticator.authenticateRequest(request.headers.authorization, cookie).catch((error: unknown) => {
+      // A dead session: tell the browser to drop its cookies along with the 401.
+      if (cookie !== undefined && !request.headers.authorization?.trim()) clearSessionCookies(request, reply);
+      throw error;
+    });
+    if (principal.kind === 'session') checkCsrf(request, principal);
+    request.principal = principal;
+    if (config.scope && !scopesGrant(principal.scopes, config.scope)) {
+      throw permissionDenied(`API key missing required scope '${config.scope}'`);
+    }
+    const rawProject = (request.params as Record<string, string | undefined>).project_id;
+    if (rawProject === undefined) return;
+    const projectId = parseProjectParam(rawProject, principal);
+    const project = projectId === null ? null : await authenticator.project(projectId);
+    if (!project) throw notFound();
+    if (!principalCanReach(principal, project)) throw permissionDenied("You don't have access to the project.");
+    request.project = project;
+  });
+}

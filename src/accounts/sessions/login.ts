@@ -1,0 +1,51 @@
+import type { Pool } from '../../db/pool.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { Authenticator } from '../auth/authenticator.ts';
+import { hashSecret } from '../auth/keys.ts';
+import { verifyPassword } from '../auth/passwords.ts';
+import { invalidCredentials, validationError } from '../../kernel/errors.ts';
+import { startSession, type StartedSession } from './service.ts';
+import { clearAccountFailures, consumeSignInToken, findLoginUser, recordFailure } from './store.ts';
+import { ensureNotThrottled, type ThrottleRule } from './throttle.ts';
+
+export interface LoginDeps {
+  pool: Pool;
+  units: UnitsOfWork;
+  authenticator: Authenticator;
+  throttle: ThrottleRule;
+}
+
+/**
+ * E-mail and password. Throttled per account and per address before any work; a wrong e-mail and
+ * a wrong password get the same answer after the same work (a password is always verified, against
+ * a dummy hash when there is no account or it has no password).
+ */
+export async function signInWithPassword(
+  deps: LoginDeps,
+  credentials: { email: string; password: string },
+  address: string,
+): Promise<StartedSession> {
+  const email = credentials.email.trim();
+  const key = { account: email.toLowerCase(), address };
+  await ensureNotThrottled(deps.pool, key, deps.throttle);
+  const user = await findLoginUser(deps.pool, email);
+  const matches = await verifyPassword(credentials.password, user?.password_hash ?? null);
+  if (!user || !matches) {
+    await deps.units.run(({ client }) => recordFailure(client, key, deps.throttle.windowMs));
+    throw invalidCredentials();
+  }
+  return deps.units.run(async ({ client }) => {
+    await clearAccountFailures(client, key.account);
+    return startSession(client, deps.authenticator, user.id);
+  });
+}
+
+/** A one-time sign-in link's token: used up whether or not it was still valid. */
+export async function signInWithToken(deps: LoginDeps, token: string): Promise<StartedSession> {
+  const session = await deps.units.run(async ({ client }) => {
+    const userId = await consumeSignInToken(client, hashSecret(token));
+    return userId === null ? null : startSession(client, deps.authenticator, userId);
+  });
+  if (session === null) throw validationError('This sign-in link is invalid, used or expired. Ask for a new one.', 'token', 'invalid_token');
+  return session;
+}

@@ -1,0 +1,30 @@
+import type { Queryable } from '../../db/pool.ts';
+import { ThrottledError } from '../../kernel/errors.ts';
+import { readThrottle } from './store.ts';
+
+/**
+ * Failed sign-ins allowed in a sliding window, per account (the e-mail as typed) and per client
+ * address. The address allows more: several people may sign in from behind one address.
+ */
+export interface ThrottleRule {
+  windowMs: number;
+  accountLimit: number;
+  addressLimit: number;
+}
+
+export const DEFAULT_THROTTLE: ThrottleRule = { windowMs: 15 * 60_000, accountLimit: 10, addressLimit: 30 };
+
+export interface ThrottleKey {
+  account: string;
+  address: string;
+}
+
+/** 429 with Retry-After while the account or the address has used up its failures. */
+export async function ensureNotThrottled(db: Queryable, key: ThrottleKey, rule: ThrottleRule): Promise<void> {
+  const state = await readThrottle(db, key, rule);
+  const until = Math.max(state.accountBlockedUntil?.getTime() ?? 0, state.addressBlockedUntil?.getTime() ?? 0);
+  const waitMs = until - state.now.getTime();
+  if (waitMs <= 0) return;
+  const seconds = Math.ceil(waitMs / 1000);
+  throw new ThrottledError(seconds, `Too many failed login attempts. Try again in ${seconds} seconds.`);
+}

@@ -1,0 +1,66 @@
+import type { PlatformDeps } from '../../deps.ts';
+import { checkPasswordStrength } from '../auth/password-rules.ts';
+import { hashPassword, verifyPassword } from '../auth/passwords.ts';
+import type { Principal } from '../auth/principal.ts';
+import { notFound, validationError } from '../../kernel/errors.ts';
+import { cleanName } from '../organizations/service.ts';
+import { endOtherSessionsOfUser } from '../sessions/service.ts';
+import { clearAccountFailures, recordFailure } from '../sessions/store.ts';
+import { ensureNotThrottled } from '../sessions/throttle.ts';
+import { cleanEmail } from './email.ts';
+import { NAME_MAX_LENGTH, type Me, type UpdateMeBody } from './schemas.ts';
+import { me } from './service.ts';
+import { findUser, findUserIdByEmail, updateProfile, type ProfileChanges, type UserRecord } from './store.ts';
+
+const emailTaken = () => validationError('There is already an account with this email address.', 'email', 'unique');
+
+/**
+ * A new password needs the current one (when there is one); wrong guesses count toward sign-in
+ * throttling, so a stolen session cannot try passwords faster than the sign-in page allows.
+ */
+async function checkCurrentPassword(deps: PlatformDeps, user: UserRecord, given: string | undefined, address: string): Promise<void> {
+  if (user.password_hash === null) return;
+  if (!given) throw validationError('This field is required when updating your password.', 'current_password', 'required');
+  const key = { account: user.email.toLowerCase(), address };
+  await ensureNotThrottled(deps.pool, key, deps.accounts.throttle);
+  if (!(await verifyPassword(given, user.password_hash))) {
+    await deps.units.run(({ client }) => recordFailure(client, key, deps.accounts.throttle.windowMs));
+    throw validationError('Your current password is incorrect.', 'current_password', 'incorrect_password');
+  }
+  await deps.units.run(({ client }) => clearAccountFailures(client, key.account));
+}
+
+/**
+ * `PATCH /api/users/@me/`: names, e-mail, password. A password change ends every other session of
+ * the person (the one making the change stays signed in).
+ */
+export async function updateMe(deps: PlatformDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
+  const user = await findUser(deps.pool, principal.user.id);
+  if (!user) throw notFound();
+  const changes: ProfileChanges = {};
+  if (body.first_name !== undefined) changes.firstName = cleanName(body.first_name, 'first_name', NAME_MAX_LENGTH);
+  if (body.last_name !== undefined) changes.lastName = body.last_name.trim();
+  if (body.email !== undefined) {
+    const email = cleanEmail(body.email, 'email');
+    const owner = await findUserIdByEmail(deps.pool, email);
+    if (owner !== null && owner !== user.id) throw emailTaken();
+    if (email !== user.email) changes.email = email;
+  }
+  if (body.password !== undefined) {
+    await checkCurrentPassword(deps, user, body.current_password, address);
+    const attributes = [changes.email ?? user.email, changes.firstName ?? user.first_name, changes.lastName ?? user.last_name];
+    checkPasswordStrength(body.password, attributes);
+    changes.passwordHash = await hashPassword(body.password);
+  }
+  if (Object.keys(changes).length > 0) {
+    await deps.units.run(async (unit) => {
+      const { client } = unit;
+      if (!(await updateProfile(client, user.id, changes))) throw emailTaken();
+      const keep = principal.kind === 'session' ? principal.sessionHash : null;
+      if (changes.passwordHash !== undefined) await endOtherSessionsOfUser(unit, deps.bus, user.id, keep);
+      // Cached principals carry the name and e-mail.
+      await deps.bus.publish(unit, { kind: 'auth' });
+    });
+  }
+  return me(deps, principal);
+}

@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { BoundedCache } from '../../src/kernel/bounded-cache.ts';
+
+test('a full cache drops its least recently used entry, not everything', () => {
+  const cache = new BoundedCache<number>({ max: 3, ttlMs: 60_000 });
+  cache.set('a', 1);
+  cache.set('b', 2);
+  cache.set('c', 3);
+  assert.equal(cache.get('a')?.value, 1); // a is now the most recently used
+  cache.set('d', 4);
+  assert.equal(cache.size, 3);
+  assert.equal(cache.get('b'), undefined);
+  assert.deepEqual(['a', 'c', 'd'].map((key) => cache.get(key)?.value), [1, 3, 4]);
+});
+
+test('an entry lives its TTL at most; a null value is remembered as found-nothing', async () => {
+  const cache = new BoundedCache<number | null>({ max: 10, ttlMs: 40 });
+  cache.set('unknown-token', null);
+  assert.deepEqual(cache.get('unknown-token'), { value: null });
+  await new Promise((resolve) => setTimeout(resolve, 80));
+  assert.equal(cache.get('unknown-token'), undefined);
+});
+
+test('delete and clear', () => {
+  const cache = new BoundedCache<string>({ max: 10, ttlMs: 60_000 });
+  cache.set('x', 'one');
+  cache.set('y', 'two');
+  cache.delete('x');
+  assert.equal(cache.get('x'), undefined);
+  cache.clear();
+  assert.equal(cache.size, 0);
+});
