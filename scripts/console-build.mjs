@@ -18,8 +18,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WEB = path.join(ROOT, 'web');
 const DIST = path.join(WEB, 'dist');
 const STAMP = path.join(DIST, '.build-stamp');
-/** What the bundle is made of: the console, what it imports from src/ (the filter vocabulary, the key scopes), the lock. */
-const INPUTS = ['web/index.html', 'web/vite.config.ts', 'web/package.json', 'web/public', 'web/src', 'src/targeting', 'src/accounts/auth/scopes.ts', 'package-lock.json'];
+/** What the bundle is made of: the console, what it imports from src/ (the filter vocabulary, the key scopes, the membership rules), the lock. */
+const INPUTS = ['web/index.html', 'web/vite.config.ts', 'web/package.json', 'web/public', 'web/src', 'src/targeting', 'src/accounts/auth/scopes.ts', 'src/accounts/members/levels.ts', 'package-lock.json'];
 const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt)$/;
 
 function filesUnder(relative) {

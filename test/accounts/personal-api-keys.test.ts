@@ -60,6 +60,21 @@ describe('personal API keys', () => {
     assert.equal(used.json().id, 1);
   });
 
+  test('an unscoped key shows scoped_teams and scoped_organizations as [] (never null) wherever it is shown', async () => {
+    const created = await createKey(t, { label: 'everywhere', scopes: ['feature_flag:read'], scoped_teams: null, scoped_organizations: [] });
+    const reach = (key: Record<string, unknown>) => [key.scoped_teams, key.scoped_organizations];
+    assert.deepEqual(reach(created.body), [[], []], 'create');
+    const one = await t.request({ method: 'GET', url: `/api/personal_api_keys/${created.id}/` });
+    assert.deepEqual(reach(one.json()), [[], []], 'retrieve');
+    const listed = await t.request({ method: 'GET', url: '/api/personal_api_keys/?limit=1000' });
+    for (const key of listed.json().results) {
+      if (key.id === created.id) assert.deepEqual(reach(key), [[], []], 'list');
+      for (const value of reach(key)) assert.ok(Array.isArray(value), `list: ${key.label}`);
+    }
+    const current = await t.request({ method: 'GET', url: '/api/personal_api_keys/@current/', key: created.value });
+    assert.deepEqual(reach(current.json()), [[], []], '@current');
+  });
+
   test('keys are stored hashed: no row holds the value', async () => {
     const key = await createKey(t, { label: 'hashed', scopes: ['*'] });
     const { rows } = await t.db.pool.query(

@@ -21,13 +21,14 @@ describe('GET /api/personal_api_keys/@current', () => {
     assert.equal(body.label, 'flags only');
     assert.deepEqual(body.scopes, ['feature_flag:read']);
     assert.deepEqual(body.scoped_teams, [t.projectId]);
-    assert.equal(body.scoped_organizations, null);
+    assert.deepEqual(body.scoped_organizations, []);
     assert.match(body.mask_value, /^phx_\.\.\./);
     assert.ok(!JSON.stringify(body).includes(narrow.value), 'never the value');
 
     const star = await t.request({ method: 'GET', url: '/api/personal_api_keys/@current' });
     assert.equal(star.statusCode, 200);
     assert.deepEqual(star.json().scopes, ['*']);
+    assert.deepEqual([star.json().scoped_teams, star.json().scoped_organizations], [[], []], 'unscoped: empty lists, never null');
   });
 
   test('no key → 401; an unknown key → 401; a console session has no key → 404', async () => {

@@ -1,5 +1,5 @@
-// "Leave organization" in Settings → Members, in headless Chromium: the only owner is refused with
-// the server's reason and stays; a member leaves, is signed out, and is no longer a member.
+// "Leave organization" in Settings → Members, in headless Chromium: the only owner finds it disabled
+// with the server's reason and stays; a member leaves, is signed out, and is no longer a member.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
@@ -36,18 +36,25 @@ after(async () => {
   await t?.close();
 });
 
-test('the only owner cannot leave: the dialog says why and nothing changes', { timeout: TEST_MS }, async () => {
+test('the only owner cannot leave: the button is disabled with the reason and nothing changes', { timeout: TEST_MS }, async () => {
   const opened = await openConsole(browser, origin);
   const { page } = opened;
   await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  const writes: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() !== 'GET') writes.push(`${request.method()} ${new URL(request.url()).pathname}`);
+  });
   await step(opened, 'leaving as the only owner', async () => {
     await page.goto('/settings/members');
-    await page.getByRole('button', { name: 'Leave organization' }).click();
-    const dialog = page.getByRole('dialog');
-    await dialog.getByRole('button', { name: 'Leave organization' }).click();
-    await dialog.getByText(/only owner of this organization/).waitFor();
-    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    const leave = page.getByRole('button', { name: 'Leave organization' });
+    await leave.waitFor();
+    assert.equal(await leave.getAttribute('aria-disabled'), 'true');
+    await leave.focus();
+    await page.getByRole('tooltip').filter({ hasText: /only owner of this organization/ }).waitFor();
+    await page.keyboard.press('Enter');
+    assert.equal(await page.getByRole('dialog').count(), 0, 'no dialog opens');
   });
+  assert.deepEqual(writes, [], 'nothing was sent');
   assert.equal(await isMember(OWNER_EMAIL), true);
   // Still signed in: the members page still answers.
   await page.getByRole('heading', { name: /Members of/ }).waitFor();
@@ -62,8 +69,8 @@ test('a member leaves: signed out at once, and no longer a member', { timeout: T
   await signInOnPage(opened, email, GOOD_PASSWORD);
   await step(opened, 'leaving as a member', async () => {
     await page.goto('/settings/members');
-    // A member may remove nobody else: their own row is the only one with an action.
-    assert.equal(await page.getByRole('button', { name: 'Remove' }).count(), 0);
+    // A member may remove nobody else: the owner's Remove is disabled; their own Leave is not.
+    assert.equal(await page.getByRole('button', { name: 'Remove' }).getAttribute('aria-disabled'), 'true');
     await page.getByRole('button', { name: 'Leave organization' }).click();
     const dialog = page.getByRole('dialog');
     await dialog.getByText(/you are signed out/).waitFor();

@@ -156,3 +156,26 @@ test('the definitions routes also take the secret project token; the SDK routes 
   assert.ok(!withProjectToken.some((key) => key.includes('{token}')), 'the remote config carries the token in its path');
   assert.ok(!withProjectToken.some((key) => key.includes('login') || key.includes('signup')));
 });
+
+test("a personal API key's scoped_teams and scoped_organizations are documented as lists, never null", () => {
+  type KeySchema = { required: string[]; properties: Record<string, { type?: string; nullable?: boolean; anyOf?: unknown; oneOf?: unknown }> };
+  const keyIn = (id: string, status: string): KeySchema => {
+    const schema = byId(id).responses[status].content?.['application/json']?.schema as KeySchema & { properties: { results?: { items: KeySchema } } };
+    return schema.properties.results?.items ?? schema;
+  };
+  const answers: [string, string][] = [
+    ['personal_api_keys_list', '200'],
+    ['personal_api_keys_create', '201'],
+    ['personal_api_keys_retrieve', '200'],
+    ['personal_api_keys_current_retrieve', '200'],
+  ];
+  for (const [id, status] of answers) {
+    const key = keyIn(id, status);
+    for (const field of ['scoped_teams', 'scoped_organizations']) {
+      const property = key.properties[field];
+      assert.ok(key.required.includes(field), `${id} ${field} required`);
+      assert.equal(property.type, 'array', `${id} ${field}`);
+      assert.ok(!property.nullable && !property.anyOf && !property.oneOf, `${id} ${field} is not nullable`);
+    }
+  }
+});

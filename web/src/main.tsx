@@ -8,7 +8,7 @@ import { ToastProvider } from './ui/Toast.tsx';
 import './styles/tokens.css';
 import './styles/base.css';
 import './ui/ui.css';
-import './app/layout.css';
+import './shell/layout.css';
 import './flags/flags.css';
 
 const queryClient = new QueryClient({

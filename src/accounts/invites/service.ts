@@ -1,8 +1,8 @@
 import type { AccountsDeps } from '../deps.ts';
 import type { Principal } from '../auth/principal.ts';
-import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
+import { notFound, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
-import { checkInvite, isAdminOrOwner, levelFromNumber } from '../members/rules.ts';
+import { checkInvite, checkManageInvites, levelFromNumber } from '../members/rules.ts';
 import { findMemberByUserId, lockOrganization } from '../members/store.ts';
 import { membershipLevelNumber } from '../organizations/reach.ts';
 import { cleanName, isUuid, resolveOrganization } from '../organizations/service.ts';
@@ -43,7 +43,7 @@ function toInvite(row: InviteRow, baseUrl: string): Invite {
 /** Invites carry the link that lets someone join, so only admins and owners see or manage them. */
 async function adminOrganization(deps: AccountsDeps, principal: Principal, rawOrganization: string): Promise<string> {
   const { id, level } = await resolveOrganization(deps, principal, rawOrganization);
-  if (!isAdminOrOwner(level)) throw permissionDenied('Only admins and owners can manage invites.');
+  checkManageInvites(level);
   return id;
 }
 

@@ -1,5 +1,6 @@
 import type { Authenticator } from '../auth/authenticator.ts';
 import type { Membership, Principal } from '../auth/principal.ts';
+import { MEMBERSHIP_LEVELS } from '../members/levels.ts';
 
 /**
  * What a personal API key may reach: the user's organizations, narrowed by the key's
@@ -25,9 +26,7 @@ export function keyIsNarrowed(principal: Principal): boolean {
   return reach.organizations !== null || reach.teams !== null;
 }
 
-/** PostHog's numeric membership levels, as its clients compare them. */
-export const MEMBERSHIP_LEVELS: Record<Membership['level'], number> = { member: 1, admin: 8, owner: 15 };
-
+/** PostHog's numeric membership level, as its clients compare them. */
 export function membershipLevelNumber(level: Membership['level']): number {
   return MEMBERSHIP_LEVELS[level];
 }

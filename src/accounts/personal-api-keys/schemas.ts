@@ -13,8 +13,12 @@ export const PersonalApiKey = Type.Object({
   label: Type.String(),
   mask_value: Type.String({ description: 'The first and last four characters of the key (`phx_...abcd`).' }),
   scopes: Type.Array(Type.String()),
-  scoped_teams: Type.Union([Type.Array(Type.Integer()), Type.Null()]),
-  scoped_organizations: Type.Union([Type.Array(Type.String({ format: 'uuid' })), Type.Null()]),
+  scoped_teams: Type.Array(Type.Integer(), {
+    description: 'The projects the key is limited to; empty when it reaches every project of its organizations.',
+  }),
+  scoped_organizations: Type.Array(Type.String({ format: 'uuid' }), {
+    description: "The organizations the key is limited to; empty when it reaches every organization of its user.",
+  }),
   user_id: Type.Integer(),
   created_at: Timestamp,
   last_used_at: NullableTimestamp,

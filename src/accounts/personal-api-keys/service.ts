@@ -17,8 +17,9 @@ function toPersonalApiKey(row: PersonalApiKeyRow): PersonalApiKey {
     label: row.label,
     mask_value: row.mask_value,
     scopes: row.scopes,
-    scoped_teams: row.scoped_teams,
-    scoped_organizations: row.scoped_organizations,
+    // Stored as null when the key is not narrowed; shown as an empty list, as PostHog's clients expect.
+    scoped_teams: row.scoped_teams ?? [],
+    scoped_organizations: row.scoped_organizations ?? [],
     user_id: row.user_id,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at?.toISOString() ?? null,

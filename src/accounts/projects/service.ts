@@ -3,6 +3,7 @@ import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
+import { MEMBERSHIP_LEVELS, projectAdminRefusal } from '../members/levels.ts';
 import { keyReach, keyReachesOrganization } from '../organizations/reach.ts';
 import { cleanName, resolveOrganization, type ResolvedOrganization } from '../organizations/service.ts';
 import { setCurrentProjectIfUnset } from '../users/store.ts';
@@ -45,9 +46,8 @@ export function cleanTimezone(value: string): string {
 }
 
 function requireAdmin(level: Membership['level'] | null): void {
-  if (level !== 'admin' && level !== 'owner') {
-    throw permissionDenied('Your organization access level is insufficient.');
-  }
+  const reason = projectAdminRefusal(level === null ? null : MEMBERSHIP_LEVELS[level]);
+  if (reason !== null) throw permissionDenied(reason);
 }
 
 export async function listProjects(deps: AccountsDeps, principal: Principal, page: Page) {

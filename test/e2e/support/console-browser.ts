@@ -78,14 +78,15 @@ export async function screenshot(opened: ConsolePage, name: string): Promise<voi
 }
 
 /**
- * The page as it is now at a wide, then a narrow window: `ready` waits for what must be on screen,
- * nothing may make the page scroll sideways, and each size is photographed as <name>-wide/-narrow.
+ * The page as it is now at a wide, then a narrow window (`narrow`, NARROW unless given): `ready`
+ * waits for what must be on screen, nothing may make the page scroll sideways, and each size is
+ * photographed as <name>-wide/-narrow.
  */
-export async function atBothSizes(opened: ConsolePage, name: string, ready: (page: Page) => Promise<unknown>): Promise<void> {
+export async function atBothSizes(opened: ConsolePage, name: string, ready: (page: Page) => Promise<unknown>, narrow = NARROW): Promise<void> {
   const { page } = opened;
   for (const [suffix, viewport] of [
     ['wide', WIDE],
-    ['narrow', NARROW],
+    ['narrow', narrow],
   ] as const) {
     await step(opened, `${name} at ${viewport.width}px`, async () => {
       await page.setViewportSize(viewport);

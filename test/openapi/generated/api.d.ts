@@ -3885,8 +3885,10 @@ export interface operations {
                             /** @description The first and last four characters of the key (`phx_...abcd`). */
                             mask_value: string;
                             scopes: string[];
-                            scoped_teams: number[] | null;
-                            scoped_organizations: string[] | null;
+                            /** @description The projects the key is limited to; empty when it reaches every project of its organizations. */
+                            scoped_teams: number[];
+                            /** @description The organizations the key is limited to; empty when it reaches every organization of its user. */
+                            scoped_organizations: string[];
                             user_id: number;
                             /** Format: date-time */
                             created_at: string;
@@ -3938,8 +3940,10 @@ export interface operations {
                         /** @description The first and last four characters of the key (`phx_...abcd`). */
                         mask_value: string;
                         scopes: string[];
-                        scoped_teams: number[] | null;
-                        scoped_organizations: string[] | null;
+                        /** @description The projects the key is limited to; empty when it reaches every project of its organizations. */
+                        scoped_teams: number[];
+                        /** @description The organizations the key is limited to; empty when it reaches every organization of its user. */
+                        scoped_organizations: string[];
                         user_id: number;
                         /** Format: date-time */
                         created_at: string;
@@ -3983,8 +3987,10 @@ export interface operations {
                         /** @description The first and last four characters of the key (`phx_...abcd`). */
                         mask_value: string;
                         scopes: string[];
-                        scoped_teams: number[] | null;
-                        scoped_organizations: string[] | null;
+                        /** @description The projects the key is limited to; empty when it reaches every project of its organizations. */
+                        scoped_teams: number[];
+                        /** @description The organizations the key is limited to; empty when it reaches every organization of its user. */
+                        scoped_organizations: string[];
                         user_id: number;
                         /** Format: date-time */
                         created_at: string;
@@ -4025,8 +4031,10 @@ export interface operations {
                         /** @description The first and last four characters of the key (`phx_...abcd`). */
                         mask_value: string;
                         scopes: string[];
-                        scoped_teams: number[] | null;
-                        scoped_organizations: string[] | null;
+                        /** @description The projects the key is limited to; empty when it reaches every project of its organizations. */
+                        scoped_teams: number[];
+                        /** @description The organizations the key is limited to; empty when it reaches every organization of its user. */
+                        scoped_organizations: string[];
                         user_id: number;
                         /** Format: date-time */
                         created_at: string;

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ActivityChange, ActivityEntry } from '../api/types.ts';
-import { displayName } from '../app/session.ts';
+import { displayName } from '../shell/session.ts';
 import { diffValues } from '../lib/diff.ts';
 import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { EmptyState } from '../ui/EmptyState.tsx';

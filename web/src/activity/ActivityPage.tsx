@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import type { ActivityPage as ActivityPageData } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { useUrlParams } from '../lib/url-state.ts';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';

@@ -6,10 +6,10 @@ import { isApiError } from '../api/errors.ts';
 import { OneTimeSignInPage } from '../auth/OneTimeSignInPage.tsx';
 import { SignInPage } from '../auth/SignInPage.tsx';
 import { SignupPage } from '../auth/SignupPage.tsx';
+import { Layout } from '../shell/Layout.tsx';
+import { ME_KEY, useMeQuery } from '../shell/session.ts';
 import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
-import { Layout } from './Layout.tsx';
 import { ConsoleRoutes } from './routes.tsx';
-import { ME_KEY, useMeQuery } from './session.ts';
 
 /** The signed-in console, or the sign-in page at the same address for a person who is not signed in. */
 function SignedIn() {

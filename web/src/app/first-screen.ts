@@ -6,7 +6,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { fetchFlagList, flagKeys, flagListParamsFrom } from '../flags/api.ts';
-import { meQuery } from './session.ts';
+import { meQuery } from '../shell/session.ts';
 
 export function fetchFirstScreen(client: QueryClient, location: Pick<Location, 'pathname' | 'search'>): void {
   const me = client.fetchQuery(meQuery);

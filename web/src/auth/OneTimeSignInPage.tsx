@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
-import { useResetSession } from '../app/session.ts';
+import { useResetSession } from '../shell/session.ts';
 import { LinkButton } from '../ui/Button.tsx';
 import { Notice, Spinner } from '../ui/Feedback.tsx';
 import { useDocumentTitle } from '../ui/Page.tsx';

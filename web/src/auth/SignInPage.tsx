@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
-import { useResetSession } from '../app/session.ts';
+import { useResetSession } from '../shell/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Field, Input } from '../ui/Field.tsx';
 import { Notice } from '../ui/Feedback.tsx';

@@ -3,7 +3,7 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
-import { useResetSession } from '../app/session.ts';
+import { useResetSession } from '../shell/session.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { Field, Input } from '../ui/Field.tsx';
 import { Notice, Spinner } from '../ui/Feedback.tsx';

@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import type { Cohort } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { useCohortChoices } from '../flags/api.ts';
 import { PropertyFilterRow, type EditorChoices } from '../flags/editor/PropertyFilterRow.tsx';
 import { newUid } from '../flags/filters-form.ts';

@@ -1,6 +1,6 @@
 import { Link } from 'wouter';
 import type { Cohort } from '../api/types.ts';
-import { displayName } from '../app/session.ts';
+import { displayName } from '../shell/session.ts';
 import { formatCount, formatDate } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
 import { Badge } from '../ui/Badge.tsx';

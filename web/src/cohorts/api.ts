@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import type { Cohort, Paginated, Person } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 
 export const COHORT_PAGE_SIZE = 50;
 

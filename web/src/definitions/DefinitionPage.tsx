@@ -5,7 +5,7 @@ import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Member, Paginated } from '../api/types.ts';
 import { PagedActivity } from '../activity/PagedActivity.tsx';
-import { displayName, useMe, useProject, useProjectPath } from '../app/session.ts';
+import { displayName, useMe, useProject, useProjectPath } from '../shell/session.ts';
 import { formatCount, formatDateTime, formatRelative } from '../lib/format.ts';
 import { useUrlParams } from '../lib/url-state.ts';
 import { Badge } from '../ui/Badge.tsx';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
-import { useProjectPath } from '../app/session.ts';
+import { useProjectPath } from '../shell/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { Notice } from '../ui/Feedback.tsx';

@@ -4,7 +4,7 @@ import { useLocation } from 'wouter';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, isApiError } from '../api/errors.ts';
 import type { FeatureFlag, Paginated } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { ChipsInput } from '../ui/ChipsInput.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api, withQuery } from '../api/client.ts';
 import type { FeatureFlag, Paginated, Person } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
 import type { FeatureFlag, FlagFilters } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { formatCount, formatPercent, formatRelative } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Spinner } from '../ui/Feedback.tsx';

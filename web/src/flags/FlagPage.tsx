@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { errorMessage } from '../api/errors.ts';
 import type { FeatureFlag } from '../api/types.ts';
 import { PagedActivity } from '../activity/PagedActivity.tsx';
-import { displayName } from '../app/session.ts';
+import { displayName } from '../shell/session.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { useUrlParams } from '../lib/url-state.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
 import type { FeatureFlag, Paginated } from '../api/types.ts';
-import { displayName, useProject, useProjectPath } from '../app/session.ts';
+import { displayName, useProject, useProjectPath } from '../shell/session.ts';
 import { formatDate, formatRelative } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
 import { LinkButton } from '../ui/Button.tsx';

@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../api/client.ts';
 import type { Person } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { useEvaluationReasons } from '../flags/api.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api, withQuery } from '../api/client.ts';
 import type { Paginated, Person } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { formatDate } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
 import { Badge } from '../ui/Badge.tsx';

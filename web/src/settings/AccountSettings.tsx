@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useSearch } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
-import { ME_KEY, useMe } from '../app/session.ts';
+import { ME_KEY, useMe } from '../shell/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Notice } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';

@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Paginated, PersonalApiKey } from '../api/types.ts';
-import { useMe, useTeams } from '../app/session.ts';
+import { useMe, useTeams } from '../shell/session.ts';
 import { formatDate, formatRelative } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -195,7 +195,12 @@ export function ApiKeysSettings() {
       key: 'reach',
       header: 'Works in',
       wideOnly: true,
-      render: (key) => (key.scoped_teams ? key.scoped_teams.map(projectName).join(', ') : key.scoped_organizations ? 'One organization' : 'Everywhere'),
+      render: (key) =>
+        key.scoped_teams?.length
+          ? key.scoped_teams.map(projectName).join(', ')
+          : key.scoped_organizations?.length
+            ? 'One organization'
+            : 'Everywhere',
     },
     { key: 'last_used', header: 'Last used', wideOnly: true, render: (key) => formatRelative(key.last_used_at) },
     { key: 'created', header: 'Created', wideOnly: true, render: (key) => formatDate(key.created_at) },

@@ -3,7 +3,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import type { Invite, Member, Paginated } from '../api/types.ts';
-import { displayName, levelName, MEMBERSHIP_LEVELS, useMe, useResetSession } from '../app/session.ts';
+import { LEVEL_CHOICES, levelName, MEMBERSHIP_LEVELS, useOrganizationRights, type OrganizationRights } from '../shell/rights.ts';
+import { displayName, useMe, useResetSession } from '../shell/session.ts';
 import { formatDate } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
@@ -12,17 +13,22 @@ import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input, Select } from '../ui/Field.tsx';
 import { Card } from '../ui/Page.tsx';
+import { RestrictedButton, RestrictedSelect } from '../ui/Restricted.tsx';
 import { Table, type Column } from '../ui/Table.tsx';
 import { useToast } from '../ui/Toast.tsx';
 
-const LEVEL_OPTIONS = MEMBERSHIP_LEVELS.map((entry) => ({ value: String(entry.level), label: entry.name }));
-const ADMIN = 8;
+const { member: MEMBER, owner: OWNER } = MEMBERSHIP_LEVELS;
 
-function InviteDialog({ orgId, myLevel, open, onClose }: { orgId: string; myLevel: number; open: boolean; onClose: () => void }) {
+/** The levels as choices; those `refusal` refuses are shown, disabled. */
+function levelOptions(refusal: (level: number) => string | null) {
+  return LEVEL_CHOICES.map((entry) => ({ value: String(entry.level), label: entry.name, disabled: refusal(entry.level) !== null }));
+}
+
+function InviteDialog({ orgId, rights, open, onClose }: { orgId: string; rights: OrganizationRights; open: boolean; onClose: () => void }) {
   const client = useQueryClient();
   const [email, setEmail] = useState('');
   const [firstName, setFirstName] = useState('');
-  const [level, setLevel] = useState('1');
+  const [level, setLevel] = useState(String(MEMBER));
   const invite = useMutation({
     mutationFn: () => api.post<Invite>(`/api/organizations/${orgId}/invites/`, { target_email: email.trim(), first_name: firstName.trim(), level: Number(level) }),
     onSuccess: () => client.invalidateQueries({ queryKey: ['invites', orgId] }),
@@ -30,7 +36,7 @@ function InviteDialog({ orgId, myLevel, open, onClose }: { orgId: string; myLeve
   const close = () => {
     setEmail('');
     setFirstName('');
-    setLevel('1');
+    setLevel(String(MEMBER));
     invite.reset();
     onClose();
   };
@@ -74,8 +80,12 @@ function InviteDialog({ orgId, myLevel, open, onClose }: { orgId: string; myLeve
           <Field label="First name (optional)" error={fieldError(error, 'first_name')}>
             {(control) => <Input {...control} value={firstName} onChange={(event) => setFirstName(event.target.value)} />}
           </Field>
-          <Field label="Level" error={fieldError(error, 'level')} hint="Admins manage members and projects; owners also manage the organization.">
-            {(control) => <Select {...control} options={LEVEL_OPTIONS.filter((option) => Number(option.value) <= myLevel)} value={level} onChange={(event) => setLevel(event.target.value)} />}
+          <Field
+            label="Level"
+            error={fieldError(error, 'level')}
+            hint={`Admins manage members and projects; owners also manage the organization.${rights.inviteAt(OWNER) ? ' You can invite people up to your own level.' : ''}`}
+          >
+            {(control) => <Select {...control} options={levelOptions(rights.inviteAt)} value={level} onChange={(event) => setLevel(event.target.value)} />}
           </Field>
         </form>
       )}
@@ -94,11 +104,9 @@ export function MembersSettings() {
   const toast = useToast();
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
-  const myLevel = org?.membership_level ?? 0;
-  const canManage = myLevel >= ADMIN;
-  /** PostHog's rule: admins and owners manage others at or below their own level. */
-  const canEdit = (member: Member) => canManage && member.user.uuid !== me.uuid && member.level <= myLevel;
-  const levelOptions = LEVEL_OPTIONS.filter((option) => Number(option.value) <= myLevel);
+  const rights = useOrganizationRights();
+  const canSeeInvites = rights.manageInvites === null;
+  const asRule = (member: Member) => ({ level: member.level, isMe: member.user.uuid === me.uuid });
   const members = useQuery({
     queryKey: ['members', org?.id],
     queryFn: ({ signal }) => api.get<Paginated<Member>>(withQuery(`/api/organizations/${org!.id}/members/`, { limit: 1000 }), signal),
@@ -107,7 +115,7 @@ export function MembersSettings() {
   const invites = useQuery({
     queryKey: ['invites', org?.id],
     queryFn: ({ signal }) => api.get<Paginated<Invite>>(withQuery(`/api/organizations/${org!.id}/invites/`, { limit: 1000 }), signal),
-    enabled: Boolean(org) && canManage,
+    enabled: Boolean(org) && canSeeInvites,
   });
   const changeLevel = useMutation({
     mutationFn: ({ member, level }: { member: Member; level: number }) => api.patch(`/api/organizations/${org!.id}/members/${member.user.uuid}/`, { level }),
@@ -149,6 +157,12 @@ export function MembersSettings() {
     return <ErrorNotice error={members.error} onRetry={() => void members.refetch()} />;
   }
 
+  const owners = members.data.results.filter((member) => member.level === OWNER).length;
+  const action = (member: Member) => (
+    <RestrictedButton size="sm" variant="ghost" reason={rights.remove(asRule(member), owners)} onClick={() => setRemoving(member)}>
+      {member.user.uuid === me.uuid ? 'Leave organization' : 'Remove'}
+    </RestrictedButton>
+  );
   const columns: Column<Member>[] = [
     {
       key: 'who',
@@ -159,92 +173,86 @@ export function MembersSettings() {
             {displayName(member.user)}
             {member.user.uuid === me.uuid ? <span className="muted"> (you)</span> : null}
           </strong>
-          <span className="muted small">{member.user.email}</span>
+          <span className="muted small break-anywhere">{member.user.email}</span>
+          {/* On a narrow window the action sits under the person instead of in a column of its own. */}
+          <div className="narrow-only">{action(member)}</div>
         </div>
       ),
     },
     {
       key: 'level',
       header: 'Level',
-      render: (member) =>
-        canEdit(member) ? (
-          <Field label={`Level of ${member.user.email}`} hideLabel>
-            {(control) => (
-              <Select
-                {...control}
-                options={levelOptions}
-                value={String(member.level)}
-                disabled={changeLevel.isPending}
-                onChange={(event) => changeLevel.mutate({ member, level: Number(event.target.value) })}
-              />
-            )}
-          </Field>
-        ) : (
-          <Badge tone={member.level >= 15 ? 'primary' : member.level >= ADMIN ? 'info' : 'neutral'}>{levelName(member.level)}</Badge>
-        ),
+      render: (member) => (
+        <Field label={`Level of ${member.user.email}`} hideLabel>
+          {(control) => (
+            <RestrictedSelect
+              {...control}
+              reason={rights.changeLevel(asRule(member))}
+              options={levelOptions((next) => rights.changeLevel(asRule(member), next))}
+              value={String(member.level)}
+              disabled={changeLevel.isPending}
+              onChange={(event) => changeLevel.mutate({ member, level: Number(event.target.value) })}
+            />
+          )}
+        </Field>
+      ),
     },
     { key: 'joined', header: 'Joined', wideOnly: true, render: (member) => formatDate(member.joined_at) },
-    {
-      key: 'actions',
-      header: <span className="visually-hidden">Actions</span>,
-      align: 'right',
-      render: (member) =>
-        member.user.uuid === me.uuid ? (
-          <Button size="sm" variant="ghost" onClick={() => setRemoving(member)}>
-            Leave organization
-          </Button>
-        ) : canEdit(member) ? (
-          <Button size="sm" variant="ghost" onClick={() => setRemoving(member)}>
-            Remove
-          </Button>
-        ) : null,
-    },
+    { key: 'actions', header: <span className="visually-hidden">Actions</span>, align: 'right', wideOnly: true, render: action },
   ];
+  const inviteButton = (
+    <RestrictedButton variant="primary" size="sm" reason={rights.invite} onClick={() => setInviting(true)}>
+      Invite a member
+    </RestrictedButton>
+  );
 
   return (
     <div className="stack">
-      <Card title={`Members of ${org.name}`} actions={canManage ? <Button variant="primary" size="sm" onClick={() => setInviting(true)}>Invite a member</Button> : null}>
+      <Card title={`Members of ${org.name}`} actions={inviteButton}>
+        {rights.invite ? (
+          <p className="muted">You are a {levelName(rights.level).toLowerCase()}: admins and owners change levels, remove members and invite people.</p>
+        ) : null}
         <Table caption="Members" columns={columns} rows={members.data.results} rowKey={(member) => member.user.uuid} />
       </Card>
-      {canManage ? (
-        <Card title="Pending invites">
-          {invites.isPending ? (
-            <Spinner />
-          ) : invites.isError ? (
-            <ErrorNotice error={invites.error} onRetry={() => void invites.refetch()} />
-          ) : invites.data.results.length === 0 ? (
-            <p className="muted">No pending invites.</p>
-          ) : (
-            <Table
-              caption="Pending invites"
-              rows={invites.data.results}
-              rowKey={(invite) => invite.id}
-              columns={[
-                { key: 'email', header: 'E-mail', render: (invite) => invite.target_email },
-                { key: 'level', header: 'Level', render: (invite) => levelName(invite.level) },
-                { key: 'state', header: 'State', render: (invite) => (invite.is_expired ? <Badge tone="warning">Expired</Badge> : <Badge tone="info">Waiting</Badge>) },
-                {
-                  key: 'link',
-                  header: 'Link',
-                  wideOnly: true,
-                  render: (invite) => <code className="payload-preview">{invite.invite_url}</code>,
-                },
-                {
-                  key: 'cancel',
-                  header: <span className="visually-hidden">Actions</span>,
-                  align: 'right',
-                  render: (invite) => (
-                    <Button size="sm" variant="ghost" onClick={() => cancelInvite.mutate(invite)}>
-                      Cancel invite
-                    </Button>
-                  ),
-                },
-              ]}
-            />
-          )}
-        </Card>
-      ) : null}
-      <InviteDialog orgId={org.id} myLevel={myLevel} open={inviting} onClose={() => setInviting(false)} />
+      <Card title="Pending invites">
+        {!canSeeInvites ? (
+          <p className="muted">{rights.manageInvites}</p>
+        ) : invites.isPending ? (
+          <Spinner />
+        ) : invites.isError ? (
+          <ErrorNotice error={invites.error} onRetry={() => void invites.refetch()} />
+        ) : invites.data.results.length === 0 ? (
+          <p className="muted">No pending invites.</p>
+        ) : (
+          <Table
+            caption="Pending invites"
+            rows={invites.data.results}
+            rowKey={(invite) => invite.id}
+            columns={[
+              { key: 'email', header: 'E-mail', render: (invite) => invite.target_email },
+              { key: 'level', header: 'Level', render: (invite) => levelName(invite.level) },
+              { key: 'state', header: 'State', render: (invite) => (invite.is_expired ? <Badge tone="warning">Expired</Badge> : <Badge tone="info">Waiting</Badge>) },
+              {
+                key: 'link',
+                header: 'Link',
+                wideOnly: true,
+                render: (invite) => <code className="payload-preview">{invite.invite_url}</code>,
+              },
+              {
+                key: 'cancel',
+                header: <span className="visually-hidden">Actions</span>,
+                align: 'right',
+                render: (invite) => (
+                  <Button size="sm" variant="ghost" onClick={() => cancelInvite.mutate(invite)}>
+                    Cancel invite
+                  </Button>
+                ),
+              },
+            ]}
+          />
+        )}
+      </Card>
+      <InviteDialog orgId={org.id} rights={rights} open={inviting} onClose={() => setInviting(false)} />
       <Dialog
         open={removing !== null}
         onClose={closeRemoval}

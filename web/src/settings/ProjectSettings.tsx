@@ -3,15 +3,18 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Project } from '../api/types.ts';
-import { ME_KEY, useProject } from '../app/session.ts';
+import { useOrganizationRights } from '../shell/rights.ts';
+import { ME_KEY, useMe, useProject } from '../shell/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { CopyField } from '../ui/CopyField.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
 import { Card } from '../ui/Page.tsx';
+import { RestrictedButton } from '../ui/Restricted.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
+import { DeleteProjectCard } from './DeleteProjectCard.tsx';
 import { posthogJsSnippet, posthogNodeSnippet } from './snippets.ts';
 
 type TokenAction = 'reset_token' | 'rotate_secret_token';
@@ -30,6 +33,7 @@ const TOKEN_ACTIONS: Record<TokenAction, { title: string; warning: string; done:
 };
 
 function TokenActionButton({ project, action }: { project: Project; action: TokenAction }) {
+  const rights = useOrganizationRights();
   const [open, setOpen] = useState(false);
   const [revealed, setRevealed] = useState<string | null>(null);
   const client = useQueryClient();
@@ -48,9 +52,9 @@ function TokenActionButton({ project, action }: { project: Project; action: Toke
   const copy = TOKEN_ACTIONS[action];
   return (
     <>
-      <Button size="sm" onClick={() => setOpen(true)}>
+      <RestrictedButton size="sm" reason={rights.manageProject} onClick={() => setOpen(true)}>
         {action === 'reset_token' ? 'Reset token' : 'Rotate secret token'}
-      </Button>
+      </RestrictedButton>
       <Dialog
         open={open}
         onClose={() => {
@@ -92,6 +96,8 @@ function TokenActionButton({ project, action }: { project: Project; action: Toke
 
 export function ProjectSettings() {
   const current = useProject();
+  const me = useMe();
+  const rights = useOrganizationRights();
   const client = useQueryClient();
   const toast = useToast();
   const project = useQuery({
@@ -119,6 +125,12 @@ export function ProjectSettings() {
   };
   return (
     <div className="stack">
+      {rights.manageProject ? (
+        <Notice tone="info">
+          You are a member of {me.organization?.name ?? 'this organization'}: resetting the project token, rotating the secret token and
+          deleting the project are for its admins and owners.
+        </Notice>
+      ) : null}
       <Card title="Project">
         <form className="row evaluate-form" onSubmit={onRename}>
           <Field label="Project name" className="grow" error={fieldError(rename.error, 'name') ?? (rename.isError && !fieldError(rename.error, 'name') ? errorMessage(rename.error) : null)}>
@@ -162,6 +174,7 @@ export function ProjectSettings() {
           />
         </TabPanel>
       </Card>
+      <DeleteProjectCard project={data} />
     </div>
   );
 }

@@ -3,7 +3,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-q
 import { Link } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage, isApiError } from '../api/errors.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { useDebounced } from '../lib/debounce.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';

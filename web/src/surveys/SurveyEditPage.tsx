@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage, isApiError } from '../api/errors.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import { useCohortChoices, useFlagChoices, useGroupTypes } from '../flags/api.ts';
 import type { EditorChoices } from '../flags/editor/PropertyFilterRow.tsx';
 import { Button, LinkButton } from '../ui/Button.tsx';

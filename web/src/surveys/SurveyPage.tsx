@@ -4,7 +4,7 @@ import { Link, useLocation } from 'wouter';
 import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
 import { PagedActivity } from '../activity/PagedActivity.tsx';
-import { displayName, useProject, useProjectPath, useTeams } from '../app/session.ts';
+import { displayName, useProject, useProjectPath, useTeams } from '../shell/session.ts';
 import { formatDateTime } from '../lib/format.ts';
 import { useUrlParams } from '../lib/url-state.ts';
 import { Button } from '../ui/Button.tsx';

@@ -2,7 +2,7 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, isApiError } from '../api/errors.ts';
-import { useProjectPath } from '../app/session.ts';
+import { useProjectPath } from '../shell/session.ts';
 import { formatCount } from '../lib/format.ts';
 import { Button } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';

@@ -1,5 +1,5 @@
 import { Link } from 'wouter';
-import { displayName } from '../app/session.ts';
+import { displayName } from '../shell/session.ts';
 import { formatCount, formatDate } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
 import { LinkButton } from '../ui/Button.tsx';

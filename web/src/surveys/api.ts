@@ -3,7 +3,7 @@ import { HISTORY_PAGE_SIZE } from '../activity/history-page.ts';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import type { ActivityPage, Paginated } from '../api/types.ts';
-import { useProject, useProjectPath } from '../app/session.ts';
+import { useProject, useProjectPath } from '../shell/session.ts';
 import type { ResponsesPage, Survey, SurveyStats } from './types.ts';
 
 export const SURVEY_PAGE_SIZE = 50;

@@ -3,7 +3,7 @@ import { Link } from 'wouter';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'danger' | 'ghost';
 
-interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
+export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
   variant?: ButtonVariant;
   size?: 'sm' | 'md';
   /** Shows a busy state and blocks clicks while a request runs. */

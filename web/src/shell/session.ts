@@ -45,16 +45,6 @@ export function useResetSession(): () => Promise<void> {
   };
 }
 
-export const MEMBERSHIP_LEVELS: Array<{ level: number; name: string }> = [
-  { level: 1, name: 'Member' },
-  { level: 8, name: 'Admin' },
-  { level: 15, name: 'Owner' },
-];
-
-export function levelName(level: number | null | undefined): string {
-  return MEMBERSHIP_LEVELS.find((entry) => entry.level === level)?.name ?? 'Member';
-}
-
 export function displayName(user: { first_name: string; last_name: string; email: string } | null | undefined): string {
   if (!user) return 'Someone';
   const name = `${user.first_name} ${user.last_name}`.trim();
