@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../deps.ts';
+import type { Kernel } from '../kernel/deps.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../accounts/activity/page.ts';
 import { notFound } from '../kernel/errors.ts';
 import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
@@ -36,7 +36,7 @@ export function parseCohortId(raw: string): number {
 }
 
 /** The cohorts of a project: `/api/projects/:project_id/cohorts`. */
-export function cohortRoutes(deps: PlatformDeps) {
+export function cohortRoutes(deps: Kernel) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

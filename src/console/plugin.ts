@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
+import { defineArea } from '../kernel/area.ts';
 import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './headers.ts';
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
@@ -58,3 +59,13 @@ export function consoleRoutes(options: { root?: string } = {}) {
     });
   };
 }
+
+export interface ConsoleOptions {
+  /** The built console to serve at `/`; default web/dist. */
+  consoleDir?: string;
+}
+
+/** Registered last: its `/*` answers every GET no other route takes. */
+export const webConsole = defineArea<ConsoleOptions>('console', ['kernel'], async (app, options) => {
+  await app.register(consoleRoutes({ root: options.consoleDir }));
+});

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../deps.ts';
+import type { Kernel } from '../kernel/deps.ts';
 import { notFound } from '../kernel/errors.ts';
 import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
@@ -17,7 +17,7 @@ function parseDashboardId(raw: string): number {
 }
 
 /** Read-only dashboards: `/api/projects/:project_id/dashboards` (flags' usage dashboards live here). */
-export function dashboardRoutes(deps: PlatformDeps) {
+export function dashboardRoutes(deps: Kernel) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

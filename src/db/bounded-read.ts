@@ -1,12 +1,16 @@
-import { ApiError } from '../kernel/errors.ts';
 import type { Pool, PoolClient } from './pool.ts';
 import { withTransaction } from './transaction.ts';
 
 /** PostgreSQL's "canceling statement due to statement timeout". */
 const QUERY_CANCELED = '57014';
 
-export const queryTimedOut = () =>
-  new ApiError(503, 'server_error', 'query_timeout', 'The query took too long. Narrow it (dates, filters) and try again.');
+/** A bounded read ran past its time (the HTTP layer answers 503 query_timeout). */
+export class QueryTimedOut extends Error {
+  constructor(cause: unknown) {
+    super('a bounded read ran past its statement timeout', { cause });
+    this.name = 'QueryTimedOut';
+  }
+}
 
 export interface BoundedReadOptions {
   /**
@@ -19,7 +23,7 @@ export interface BoundedReadOptions {
 
 /**
  * Runs read-only queries on one snapshot, each statement bounded by `timeoutMs` (a search over
- * millions of rows must not hold a connection for minutes). A timeout answers 503 query_timeout.
+ * millions of rows must not hold a connection for minutes). A timeout throws QueryTimedOut.
  * JIT is off: compiling costs more than these short reads.
  */
 export async function withBoundedRead<T>(
@@ -34,7 +38,7 @@ export async function withBoundedRead<T>(
   try {
     return await withTransaction(pool, work, begin);
   } catch (error) {
-    throw isQueryCanceled(error) ? queryTimedOut() : error;
+    throw isQueryCanceled(error) ? new QueryTimedOut(error) : error;
   }
 }
 

@@ -19,7 +19,8 @@
  * prepared flags for every person evaluated after.
  */
 import { evaluateCondition } from './conditions.ts';
-import { createEnv, type EvaluationEnv } from './env.ts';
+import { createEnv } from './create-env.ts';
+import type { EvaluationEnv } from './env.ts';
 import { holdoutHash, pickVariant } from './hash.ts';
 import { prepareFlag, type PreparedFlag } from './prepared.ts';
 import { outranks, reason } from './reasons.ts';

@@ -6,7 +6,7 @@
  */
 import { dependencyChains, FlagIndex } from './dependencies.ts';
 import { evaluatePrepared } from './engine.ts';
-import { createEnv } from './env.ts';
+import { createEnv } from './create-env.ts';
 import { prepareFlag, type PreparedFlag } from './prepared.ts';
 import type { DependencyResolver, EvaluationContext, EvaluationFlag, FlagResult } from './types.ts';
 

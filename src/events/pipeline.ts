@@ -1,6 +1,7 @@
-import type { PlatformDeps } from '../deps.ts';
+import type { Kernel } from '../kernel/deps.ts';
 import type { PoolClient } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { ExtensionPoint } from '../kernel/extensions.ts';
 import { ingestedEvents } from '../kernel/metrics/metrics.ts';
 import { recordDefinitions, type DefinitionsSeen } from './definitions/ingest.ts';
 import { resolvePersons } from './persons/resolve.ts';
@@ -17,6 +18,9 @@ import type { IncomingEvent } from './types.ts';
 export interface EventProcessor {
   process(client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork): Promise<void>;
 }
+
+/** Where other areas add their processors (`app.extensions.contribute`); they run in the order the areas were registered. */
+export const EVENT_PROCESSORS = new ExtensionPoint<EventProcessor>('event processors');
 
 export interface IngestResult {
   /** Events written now. */
@@ -65,7 +69,7 @@ async function ingestIn(unit: UnitOfWork, projectId: number, events: IncomingEve
  * COMMIT.
  */
 export async function ingest(
-  deps: PlatformDeps,
+  deps: Kernel,
   projectId: number,
   events: IncomingEvent[],
   setup: IngestSetup,

@@ -1,7 +1,9 @@
-import type { PlatformDeps } from '../deps.ts';
+import type { Authenticator } from '../accounts/auth/authenticator.ts';
+import type { Kernel } from '../kernel/deps.ts';
 import type { FlagCache } from './cache.ts';
 
-/** What the flag routes and actions are given: the platform's, and this process's flag cache. */
-export interface FlagDeps extends PlatformDeps {
+/** What the flag routes and actions are given: the kernel's, this process's flag cache, and project reach (copy_flags). */
+export interface FlagDeps extends Kernel {
   flagCache: FlagCache;
+  authenticator: Authenticator;
 }

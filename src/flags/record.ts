@@ -1,6 +1,9 @@
 import type { UserSummary } from '../accounts/users/user-summary.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 
+/** Keys of the flags a survey makes for itself (its targeting, internal and sampling flags) start with this. */
+export const SURVEY_FLAG_PREFIX = 'survey-targeting-';
+
 /** A flag as the store reads it: the row plus the joined creator, modifier and dashboard links. */
 export interface FlagRecord {
   id: number;

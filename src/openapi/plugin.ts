@@ -1,6 +1,7 @@
 import type { FastifyContextConfig, FastifyInstance, RouteOptions } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import fp from 'fastify-plugin';
 import { completeDocument, PROJECT_SECRET_SCHEME, PROJECT_TOKEN_SCHEME, type OpenApiDocument } from './document.ts';
 
 const SECURITY_SCHEME = 'PersonalAPIKeyAuth';
@@ -67,3 +68,6 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   await app.register(swaggerUi, { routePrefix: '/api/schema/swagger-ui' });
   app.get('/api/schema', { schema: { hide: true } }, async () => app.swagger());
 }
+
+/** The OpenAPI document of every route registered after it: app.ts registers it right after the kernel. */
+export const openApi = fp(async (app) => registerOpenApi(app), { name: 'openapi', fastify: '5.x' });

@@ -10,14 +10,22 @@
  *   are (an SDK cannot evaluate their cohort conditions and asks the server); PostHog's expansion
  *   of a single simple cohort into person properties is not done.
  */
-import { dependencyChains, type PropertyGroup } from '../evaluation/index.ts';
+import { dependencyChains, type CohortDefinition, type EvaluationFlag, type PropertyGroup } from '../evaluation/index.ts';
 import { FlagIndex } from '../evaluation/dependencies.ts';
 import { simpleRolloutPercentage } from '../flags/derive.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { weakEtag } from '../kernel/http/etag.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../targeting/types.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
-import type { LiveFlag, ProjectView } from './project-view.ts';
+import type { LiveFlag } from './live-flag.ts';
+
+/** What the definitions are rendered from: a project's view (project-view.ts). */
+export interface DefinitionsSource {
+  flags: readonly LiveFlag[];
+  evaluationFlags: readonly EvaluationFlag[];
+  cohorts: ReadonlyMap<number, CohortDefinition>;
+  groupTypeMapping: Readonly<Record<number, string>>;
+}
 
 export interface RenderedDefinitions {
   json: string;
@@ -64,7 +72,7 @@ class DependencyRewriter {
   private readonly index: FlagIndex;
   private readonly chains: Map<number, string[]>;
 
-  constructor(view: ProjectView) {
+  constructor(view: DefinitionsSource) {
     this.index = new FlagIndex(view.evaluationFlags);
     this.chains = dependencyChains(view.evaluationFlags);
   }
@@ -112,7 +120,7 @@ function cohortsOf(flags: readonly LiveFlag[]): number[] {
   return ids;
 }
 
-export function definitionsBody(view: ProjectView, sendCohorts: boolean): Record<string, unknown> {
+export function definitionsBody(view: DefinitionsSource, sendCohorts: boolean): Record<string, unknown> {
   const rewriter = new DependencyRewriter(view);
   const served = view.flags.filter((live) => live.record.is_remote_configuration !== true).sort((a, b) => a.record.id - b.record.id);
   const cohorts: Record<string, PropertyGroup> = {};
@@ -130,7 +138,7 @@ export function definitionsBody(view: ProjectView, sendCohorts: boolean): Record
   };
 }
 
-export function renderDefinitions(view: ProjectView, sendCohorts: boolean): RenderedDefinitions {
+export function renderDefinitions(view: DefinitionsSource, sendCohorts: boolean): RenderedDefinitions {
   const json = JSON.stringify(definitionsBody(view, sendCohorts));
   return { json, etag: weakEtag(json) };
 }

@@ -5,10 +5,11 @@
  */
 import type { Pool } from '../db/pool.ts';
 import type { FlagResult } from '../evaluation/index.ts';
-import { SURVEY_FLAG_PREFIX } from '../surveys/flags/owned.ts';
+import { SURVEY_FLAG_PREFIX } from '../flags/record.ts';
 import { loadContext, type ContextLog, type SubjectInput } from './context.ts';
 import { evaluationTurn } from './evaluation-turns.ts';
-import type { LiveFlag, ProjectView, Runtime } from './project-view.ts';
+import type { LiveFlag } from './live-flag.ts';
+import type { ProjectView, Runtime } from './project-view.ts';
 
 export type { Runtime } from './project-view.ts';
 

@@ -18,7 +18,7 @@ import type { FlagResult } from '../evaluation/index.ts';
 import type { SubjectInput } from './context.ts';
 import { flagValue } from './evaluate.ts';
 import { idText, isObject, readGroups } from './flags-request.ts';
-import type { LiveFlag } from './project-view.ts';
+import type { LiveFlag } from './live-flag.ts';
 
 export type OfrepErrorCode = 'PARSE_ERROR' | 'TARGETING_KEY_MISSING' | 'INVALID_CONTEXT' | 'GENERAL' | 'FLAG_NOT_FOUND';
 

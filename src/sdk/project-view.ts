@@ -9,13 +9,7 @@ import type { FlagRecord } from '../flags/record.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
 import { renderDefinitions, type RenderedDefinitions } from './definitions.ts';
 import { DetailFragments } from './detail-fragments.ts';
-
-/** A live (not deleted) flag: its record, its engine form (filters as the API shows them), its `/flags?v=2` entries. */
-export interface LiveFlag {
-  record: FlagRecord;
-  flag: EvaluationFlag;
-  detail: DetailFragments;
-}
+import type { LiveFlag } from './live-flag.ts';
 
 /** The runtime a caller evaluates in (`evaluation_runtime` of `/flags`). */
 export type Runtime = 'server' | 'client';

@@ -12,7 +12,8 @@ import { loadContext, type ContextLog } from './context.ts';
 import { evaluationTurn } from './evaluation-turns.ts';
 import { flagValue } from './evaluate.ts';
 import { readGroups } from './flags-request.ts';
-import type { LiveFlag, ProjectView } from './project-view.ts';
+import type { LiveFlag } from './live-flag.ts';
+import type { ProjectView } from './project-view.ts';
 
 export interface TestEvaluationBody {
   distinct_id?: string;

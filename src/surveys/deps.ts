@@ -1,9 +1,14 @@
-import type { PlatformDeps } from '../deps.ts';
+import type { Authenticator } from '../accounts/auth/authenticator.ts';
 import type { ProjectTokens } from '../events/ingestion/tokens.ts';
 import type { FlagCache } from '../flags/cache.ts';
+import type { Kernel } from '../kernel/deps.ts';
 
-/** What the survey area is given: the platform's, the flag cache (owned flags) and project tokens (the feed). */
-export interface SurveyDeps extends PlatformDeps {
+/**
+ * What the survey area is given: the kernel's, the flag cache (owned flags), project tokens (the
+ * feed) and project reach (duplication to other projects).
+ */
+export interface SurveyDeps extends Kernel {
   flagCache: FlagCache;
   projectTokens: ProjectTokens;
+  authenticator: Authenticator;
 }

@@ -13,7 +13,7 @@ import { dailyLimitsSchedule, iterationFields } from './schedule.ts';
 import type { SurveyWriteBody } from './schemas.ts';
 import type { SurveyValues } from './store.ts';
 import { surveyNameTaken } from './store.ts';
-import type { SurveyLookup } from './validation/index.ts';
+import type { SurveyLookup } from './validation/context.ts';
 import { isPlainObject } from './validation/python.ts';
 
 /** What a survey write needs: the database, change notices and the flag cache. */

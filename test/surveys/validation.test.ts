@@ -4,13 +4,8 @@ import { ApiError } from '../../src/kernel/errors.ts';
 import type { SurveyRecord } from '../../src/surveys/record.ts';
 import type { SurveyWriteBody } from '../../src/surveys/schemas.ts';
 import { newSurveyValues } from '../../src/surveys/write.ts';
-import {
-  looksLikeHtml,
-  sanitizeText,
-  validateSurveyWrite,
-  type SurveyLookup,
-  type SurveyValidationContext,
-} from '../../src/surveys/validation/index.ts';
+import type { SurveyLookup, SurveyValidationContext } from '../../src/surveys/validation/context.ts';
+import { looksLikeHtml, sanitizeText, validateSurveyWrite } from '../../src/surveys/validation/index.ts';
 import type { FlagFilters } from '../../src/targeting/types.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import type { FastifyRequest } from 'fastify';
 import { checkCsrf, checkSameOrigin } from '../auth/csrf.ts';
 import type { SessionPrincipal } from '../auth/principal.ts';
@@ -17,7 +17,7 @@ import { acceptInvite, describeInvite } from './signup.ts';
 const tags = ['platform'];
 
 /** Invites to an organization and the public sign-up that uses them up (docs/accounts.md). */
-export function inviteRoutes(deps: PlatformDeps) {
+export function inviteRoutes(deps: AccountsDeps) {
   const baseUrl = (request: FastifyRequest) => publicBaseUrl(request, deps.accounts.siteUrl);
   /** The sign-up paths are public; a live session cookie, when there is one, says who opened the link. */
   const signedIn = async (request: FastifyRequest): Promise<SessionPrincipal | null> => {

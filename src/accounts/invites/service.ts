@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
@@ -41,13 +41,13 @@ function toInvite(row: InviteRow, baseUrl: string): Invite {
 }
 
 /** Invites carry the link that lets someone join, so only admins and owners see or manage them. */
-async function adminOrganization(deps: PlatformDeps, principal: Principal, rawOrganization: string): Promise<string> {
+async function adminOrganization(deps: AccountsDeps, principal: Principal, rawOrganization: string): Promise<string> {
   const { id, level } = await resolveOrganization(deps, principal, rawOrganization);
   checkManageInvites(level);
   return id;
 }
 
-export async function listOrganizationInvites(deps: PlatformDeps, principal: Principal, rawOrganization: string, page: Page, baseUrl: string) {
+export async function listOrganizationInvites(deps: AccountsDeps, principal: Principal, rawOrganization: string, page: Page, baseUrl: string) {
   const id = await adminOrganization(deps, principal, rawOrganization);
   const { count, rows } = await listInvites(deps.pool, id, page);
   return { count, results: rows.map((row) => toInvite(row, baseUrl)) };
@@ -59,7 +59,7 @@ export async function listOrganizationInvites(deps: PlatformDeps, principal: Pri
  * expired invite for it is replaced.
  */
 export async function createInvite(
-  deps: PlatformDeps,
+  deps: AccountsDeps,
   principal: Principal,
   rawOrganization: string,
   body: CreateInviteBody,
@@ -86,7 +86,7 @@ export async function createInvite(
   return toInvite(row, baseUrl);
 }
 
-export async function cancelInvite(deps: PlatformDeps, principal: Principal, rawOrganization: string, inviteId: string): Promise<void> {
+export async function cancelInvite(deps: AccountsDeps, principal: Principal, rawOrganization: string, inviteId: string): Promise<void> {
   const organizationId = await adminOrganization(deps, principal, rawOrganization);
   if (!isUuid(inviteId)) throw notFound();
   const deleted = await deps.units.run(({ client }) => deleteInvite(client, organizationId, inviteId.toLowerCase()));

@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import type { Queryable } from '../../db/pool.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
@@ -49,7 +49,7 @@ async function usableInvite(db: Queryable, rawId: string, visitor: Visitor | nul
 }
 
 /** `GET /api/signup/{id}/`: what the sign-up page shows; anyone holding the link may ask. */
-export async function describeInvite(deps: PlatformDeps, rawId: string, visitor: Visitor | null): Promise<SignupInfo> {
+export async function describeInvite(deps: AccountsDeps, rawId: string, visitor: Visitor | null): Promise<SignupInfo> {
   const invite = await usableInvite(deps.pool, rawId, visitor);
   return {
     id: invite.id,
@@ -71,7 +71,7 @@ export interface Accepted {
  * account with the invite's level, in one transaction that also uses the invite up and starts the
  * session.
  */
-export async function acceptInvite(deps: PlatformDeps, rawId: string, body: SignupBody, visitor: Visitor | null): Promise<Accepted> {
+export async function acceptInvite(deps: AccountsDeps, rawId: string, body: SignupBody, visitor: Visitor | null): Promise<Accepted> {
   if (visitor) return joinAsVisitor(deps, rawId, visitor);
   if (body.first_name === undefined) throw requiredField('first_name');
   if (body.password === undefined) throw requiredField('password');
@@ -103,7 +103,7 @@ export async function acceptInvite(deps: PlatformDeps, rawId: string, body: Sign
   return result;
 }
 
-async function joinAsVisitor(deps: PlatformDeps, rawId: string, visitor: Visitor): Promise<Accepted> {
+async function joinAsVisitor(deps: AccountsDeps, rawId: string, visitor: Visitor): Promise<Accepted> {
   const result = await deps.units.run(async (unit) => {
     const { client } = unit;
     const invite = await usableInvite(client, rawId, visitor, true);

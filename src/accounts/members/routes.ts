@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { Member, MemberList, MemberParams, UpdateMemberBody } from './schemas.ts';
@@ -10,7 +10,7 @@ import { listOrganizationMembers, removeMember, updateMember } from './service.t
 const tags = ['platform'];
 
 /** PostHog's organization members (`/api/organizations/{id}/members/`); see docs/accounts.md. */
-export function memberRoutes(deps: PlatformDeps) {
+export function memberRoutes(deps: AccountsDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 

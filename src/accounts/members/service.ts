@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import type { PoolClient } from '../../db/pool.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -34,7 +34,7 @@ export function toMember(row: MemberRow): Member {
   };
 }
 
-export async function listOrganizationMembers(deps: PlatformDeps, principal: Principal, rawOrganization: string, page: Page) {
+export async function listOrganizationMembers(deps: AccountsDeps, principal: Principal, rawOrganization: string, page: Page) {
   const { id } = await resolveOrganization(deps, principal, rawOrganization);
   const { count, rows } = await listMembers(deps.pool, id, page);
   return { count, results: rows.map(toMember) };
@@ -51,7 +51,7 @@ interface LockedPair {
  * cached grants on commit.
  */
 async function withMembers<T>(
-  deps: PlatformDeps,
+  deps: AccountsDeps,
   principal: Principal,
   rawOrganization: string,
   userUuid: string,
@@ -74,7 +74,7 @@ async function withMembers<T>(
 
 /** `PATCH …/members/{user uuid}/` with `{level}`: PostHog's rules; the last owner stays an owner. */
 export async function updateMember(
-  deps: PlatformDeps,
+  deps: AccountsDeps,
   principal: Principal,
   rawOrganization: string,
   userUuid: string,
@@ -94,7 +94,7 @@ export async function updateMember(
  * `DELETE …/members/{user uuid}/`: removes someone (an admin, not above oneself) or leaves. Every
  * session of the person ends at once, and their keys no longer reach the organization.
  */
-export async function removeMember(deps: PlatformDeps, principal: Principal, rawOrganization: string, userUuid: string): Promise<void> {
+export async function removeMember(deps: AccountsDeps, principal: Principal, rawOrganization: string, userUuid: string): Promise<void> {
   await withMembers(deps, principal, rawOrganization, userUuid, async (client, { actor, target }, organizationId, unit) => {
     const leaving = actor.id === target.id;
     checkRemoval({ level: actor.level, isTarget: leaving }, target.level);

@@ -1,13 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { CreateOrganizationBody, Organization, OrganizationList, OrganizationParams } from './schemas.ts';
 import { createOrganization, getOrganization, listOrganizations } from './service.ts';
 
 const tags = ['platform'];
 
-export function organizationRoutes(deps: PlatformDeps) {
+export function organizationRoutes(deps: AccountsDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 

@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { membershipLevel, type Membership, type Principal } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
@@ -64,7 +64,7 @@ export interface ResolvedOrganization {
  * An organization id from a path (`@current` or a UUID): 404 when it is malformed, unknown or
  * the user is not a member; 403 when the key's scoping keeps it out.
  */
-export async function resolveOrganization(deps: PlatformDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
+export async function resolveOrganization(deps: Pick<AccountsDeps, 'authenticator'>, principal: Principal, raw: string): Promise<ResolvedOrganization> {
   const id = raw === '@current' ? await currentOrganizationId(principal, deps.authenticator) : isUuid(raw) ? raw.toLowerCase() : null;
   const level = id === null ? null : membershipLevel(principal, id);
   if (id === null || level === null) throw notFound();
@@ -75,14 +75,14 @@ export async function resolveOrganization(deps: PlatformDeps, principal: Princip
 }
 
 /** The organization as the caller sees it (its projects narrowed to those the key reaches). */
-export async function organizationBody(deps: PlatformDeps, principal: Principal, organizationId: string): Promise<Organization | null> {
+export async function organizationBody(deps: AccountsDeps, principal: Principal, organizationId: string): Promise<Organization | null> {
   const row = await findOrganizationOfUser(deps.pool, organizationId, principal.user.id);
   if (!row) return null;
   const { rows: projects } = await listReachableProjects(deps.pool, keyReach(principal), { organizationId });
   return toOrganization(row, projects);
 }
 
-export async function listOrganizations(deps: PlatformDeps, principal: Principal, page: Page) {
+export async function listOrganizations(deps: AccountsDeps, principal: Principal, page: Page) {
   const reach = keyReach(principal);
   const { count, rows } = await listReachableOrganizations(deps.pool, reach, page);
   const { rows: projects } = rows.length ? await listReachableProjects(deps.pool, reach) : { rows: [] };
@@ -90,7 +90,7 @@ export async function listOrganizations(deps: PlatformDeps, principal: Principal
   return { count, results };
 }
 
-export async function getOrganization(deps: PlatformDeps, principal: Principal, raw: string): Promise<Organization> {
+export async function getOrganization(deps: AccountsDeps, principal: Principal, raw: string): Promise<Organization> {
   const { id } = await resolveOrganization(deps, principal, raw);
   const body = await organizationBody(deps, principal, id);
   if (!body) throw notFound();
@@ -111,7 +111,7 @@ export function cleanName(value: string, attr: string, maxLength: number): strin
  * The caller becomes the owner. Their current organization and project stay as they are:
  * `@current` never moves because another organization was created.
  */
-export async function createOrganization(deps: PlatformDeps, principal: Principal, body: CreateOrganizationBody): Promise<Organization> {
+export async function createOrganization(deps: AccountsDeps, principal: Principal, body: CreateOrganizationBody): Promise<Organization> {
   if (keyIsNarrowed(principal)) {
     throw permissionDenied('This API key is limited to specific organizations or projects and cannot create organizations.');
   }

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { paginatedOf } from '../../kernel/http/pagination.ts';
 import { CreatedPersonalApiKey, CreatePersonalApiKeyBody, PersonalApiKey, PersonalApiKeyParams } from './schemas.ts';
@@ -10,7 +10,7 @@ import { createPersonalApiKey, currentPersonalApiKey, deletePersonalApiKey, getP
 const tags = ['platform'];
 const PersonalApiKeyList = paginatedOf(PersonalApiKey);
 
-export function personalApiKeyRoutes(deps: PlatformDeps) {
+export function personalApiKeyRoutes(deps: AccountsDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 

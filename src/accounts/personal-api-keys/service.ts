@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { generateSecret, PERSONAL_KEY_PREFIX } from '../auth/keys.ts';
 import { membershipLevel, type Principal } from '../auth/principal.ts';
 import { isValidScope, scopesGrant, type Scope } from '../auth/scopes.ts';
@@ -27,19 +27,19 @@ function toPersonalApiKey(row: PersonalApiKeyRow): PersonalApiKey {
   };
 }
 
-export async function listPersonalApiKeys(deps: PlatformDeps, principal: Principal, page: Page) {
+export async function listPersonalApiKeys(deps: AccountsDeps, principal: Principal, page: Page) {
   const { count, rows } = await listKeysOfUser(deps.pool, principal.user.id, page);
   return { count, results: rows.map(toPersonalApiKey) };
 }
 
-export async function getPersonalApiKey(deps: PlatformDeps, principal: Principal, id: string): Promise<PersonalApiKey> {
+export async function getPersonalApiKey(deps: AccountsDeps, principal: Principal, id: string): Promise<PersonalApiKey> {
   const row = isUuid(id) ? await findKeyOfUser(deps.pool, principal.user.id, id.toLowerCase()) : null;
   if (!row) throw notFound();
   return toPersonalApiKey(row);
 }
 
 /** The key the request came with; a console session has none. */
-export async function currentPersonalApiKey(deps: PlatformDeps, principal: Principal): Promise<PersonalApiKey> {
+export async function currentPersonalApiKey(deps: AccountsDeps, principal: Principal): Promise<PersonalApiKey> {
   if (principal.kind !== 'personal_api_key') throw notFound();
   const row = await findKeyOfUser(deps.pool, principal.user.id, principal.keyId);
   if (!row) throw notFound();
@@ -55,7 +55,7 @@ function cleanScopes(scopes: string[]): string[] {
 }
 
 /** Projects must exist in one of the user's organizations. */
-async function cleanScopedTeams(deps: PlatformDeps, principal: Principal, teams: number[] | null | undefined): Promise<number[] | null> {
+async function cleanScopedTeams(deps: AccountsDeps, principal: Principal, teams: number[] | null | undefined): Promise<number[] | null> {
   if (!teams || teams.length === 0) return null;
   const unique = [...new Set(teams)];
   for (const id of unique) {
@@ -88,7 +88,7 @@ function cleanScopedOrganizations(principal: Principal, organizations: string[] 
  * caller limited to projects or organizations must limit the new key to (a part of) the same.
  */
 async function ensureNoBroaderThanCaller(
-  deps: PlatformDeps,
+  deps: AccountsDeps,
   principal: Principal,
   key: { scopes: string[]; teams: number[] | null; organizations: string[] | null },
 ): Promise<void> {
@@ -117,7 +117,7 @@ async function ensureNoBroaderThanCaller(
 }
 
 export async function createPersonalApiKey(
-  deps: PlatformDeps,
+  deps: AccountsDeps,
   principal: Principal,
   body: CreatePersonalApiKeyBody,
 ): Promise<CreatedPersonalApiKey> {
@@ -142,7 +142,7 @@ export async function createPersonalApiKey(
 }
 
 /** The key stops working at once, here and (by change notice) in every other process. */
-export async function deletePersonalApiKey(deps: PlatformDeps, principal: Principal, id: string): Promise<void> {
+export async function deletePersonalApiKey(deps: AccountsDeps, principal: Principal, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound();
   await deps.units.run(async (unit) => {
     if (!(await deleteKeyOfUser(unit.client, principal.user.id, id.toLowerCase()))) throw notFound();

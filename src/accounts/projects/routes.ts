@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { paginatedOf } from '../../kernel/http/pagination.ts';
@@ -22,7 +22,7 @@ const RotatedProject = Type.Object(Project.properties, {
  * Project routes use the `project_id` parameter, so the auth hook resolves `@current`, answers
  * 404 for unknown ids and 403 for projects the key may not reach, and sets `request.project`.
  */
-export function projectRoutes(deps: PlatformDeps) {
+export function projectRoutes(deps: AccountsDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 

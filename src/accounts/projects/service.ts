@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
 import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
@@ -50,26 +50,26 @@ function requireAdmin(level: Membership['level'] | null): void {
   if (reason !== null) throw permissionDenied(reason);
 }
 
-export async function listProjects(deps: PlatformDeps, principal: Principal, page: Page) {
+export async function listProjects(deps: AccountsDeps, principal: Principal, page: Page) {
   const { count, rows } = await listReachableProjects(deps.pool, keyReach(principal), {}, page);
   return { count, results: rows.map((row) => toProject(row)) };
 }
 
 /** `GET /api/organizations/{id}/projects/`: the organization's projects the key may reach (the organization is already resolved). */
-export async function listOrganizationProjects(deps: PlatformDeps, principal: Principal, organizationId: string, page: Page) {
+export async function listOrganizationProjects(deps: AccountsDeps, principal: Principal, organizationId: string, page: Page) {
   const { count, rows } = await listReachableProjects(deps.pool, keyReach(principal), { organizationId }, page);
   return { count, results: rows.map((row) => toProject(row)) };
 }
 
 /** `project` was resolved and access-checked by the auth hook. */
-export async function getProject(deps: PlatformDeps, project: ProjectRef): Promise<Project> {
+export async function getProject(deps: AccountsDeps, project: ProjectRef): Promise<Project> {
   const row = await findProject(deps.pool, project.id);
   if (!row) throw notFound();
   return toProject(row);
 }
 
 /** The organization named in a `POST /api/projects/` body: unknown or not the caller's → 400 on `organization`. */
-async function organizationFromBody(deps: PlatformDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
+async function organizationFromBody(deps: AccountsDeps, principal: Principal, raw: string): Promise<ResolvedOrganization> {
   const id = raw.toLowerCase();
   const level = membershipLevel(principal, id);
   if (level === null) {
@@ -87,7 +87,7 @@ async function organizationFromBody(deps: PlatformDeps, principal: Principal, ra
  * The answer is the only one that ever carries the secret token in clear.
  */
 export async function createProject(
-  deps: PlatformDeps,
+  deps: AccountsDeps,
   principal: Principal,
   body: CreateProjectBody,
   organizationParam?: string,
@@ -116,7 +116,7 @@ export async function createProject(
   return toProject(created.row, created.secretToken);
 }
 
-export async function updateProject(deps: PlatformDeps, project: ProjectRef, body: UpdateProjectBody): Promise<Project> {
+export async function updateProject(deps: AccountsDeps, project: ProjectRef, body: UpdateProjectBody): Promise<Project> {
   const changes = {
     name: body.name === undefined ? undefined : cleanName(body.name, 'name', NAME_MAX_LENGTH),
     timezone: body.timezone === undefined ? undefined : cleanTimezone(body.timezone),
@@ -130,7 +130,7 @@ export async function updateProject(deps: PlatformDeps, project: ProjectRef, bod
 }
 
 /** Admins and owners only; everything in the project goes with it. */
-export async function deleteProject(deps: PlatformDeps, principal: Principal, project: ProjectRef): Promise<void> {
+export async function deleteProject(deps: AccountsDeps, principal: Principal, project: ProjectRef): Promise<void> {
   requireAdmin(membershipLevel(principal, project.organizationId));
   const deleted = await deps.units.run(async (unit) => {
     const { client } = unit;
@@ -154,7 +154,7 @@ function tokenActivity(principal: Principal, project: ProjectRow, field: string,
 }
 
 /** `PATCH /api/projects/{id}/reset_token/`: a new public token; SDKs sending the old one are refused at once. Admins and owners. */
-export async function resetProjectToken(deps: PlatformDeps, principal: Principal, project: ProjectRef): Promise<Project> {
+export async function resetProjectToken(deps: AccountsDeps, principal: Principal, project: ProjectRef): Promise<Project> {
   requireAdmin(membershipLevel(principal, project.organizationId));
   const row = await deps.units.run(async (unit) => {
     const { client } = unit;
@@ -171,7 +171,7 @@ export async function resetProjectToken(deps: PlatformDeps, principal: Principal
  * `PATCH /api/projects/{id}/rotate_secret_token/`: a new secret token, in clear in this answer only;
  * the old one is refused at once (PostHog keeps it as a backup until told to delete it). Admins and owners.
  */
-export async function rotateSecretToken(deps: PlatformDeps, principal: Principal, project: ProjectRef): Promise<Project> {
+export async function rotateSecretToken(deps: AccountsDeps, principal: Principal, project: ProjectRef): Promise<Project> {
   requireAdmin(membershipLevel(principal, project.organizationId));
   const rotated = await deps.units.run(async (unit) => {
     const { client } = unit;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { checkCsrf, checkSameOrigin } from '../auth/csrf.ts';
 import { clearSessionCookies, sessionCookie, setSessionCookies } from '../auth/session-cookies.ts';
 import { LoginBody, LoginSuccess, OneTimeLoginBody } from './schemas.ts';
@@ -13,7 +13,7 @@ const tags = ['sessions'];
 const security = [{}];
 
 /** PostHog's sign-in paths, answered with the session and CSRF cookies (docs/accounts.md). */
-export function sessionRoutes(deps: PlatformDeps) {
+export function sessionRoutes(deps: AccountsDeps) {
   const loginDeps = { pool: deps.pool, units: deps.units, authenticator: deps.authenticator, throttle: deps.accounts.throttle };
 
   return async function register(instance: FastifyInstance): Promise<void> {

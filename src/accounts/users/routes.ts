@@ -1,11 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { Me, UpdateMeBody } from './schemas.ts';
 import { me } from './service.ts';
 import { updateMe } from './update-me.ts';
 
-export function userRoutes(deps: PlatformDeps) {
+export function userRoutes(deps: AccountsDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
 

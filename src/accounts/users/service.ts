@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { currentProjectId } from '../auth/hook.ts';
 import { principalCanReach, type Principal } from '../auth/principal.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -12,7 +12,7 @@ import type { Me } from './schemas.ts';
 import { findUser } from './store.ts';
 import { toUserSummary } from './user-summary.ts';
 
-async function currentTeam(deps: PlatformDeps, principal: Principal): Promise<TeamBasic | null> {
+async function currentTeam(deps: AccountsDeps, principal: Principal): Promise<TeamBasic | null> {
   const id = currentProjectId(principal);
   const ref = id === null ? null : await deps.authenticator.project(id);
   if (!ref || !principalCanReach(principal, ref)) return null;
@@ -20,13 +20,13 @@ async function currentTeam(deps: PlatformDeps, principal: Principal): Promise<Te
   return project ? toTeamBasic(project) : null;
 }
 
-async function currentOrganization(deps: PlatformDeps, principal: Principal): Promise<Organization | null> {
+async function currentOrganization(deps: AccountsDeps, principal: Principal): Promise<Organization | null> {
   const id = await currentOrganizationId(principal, deps.authenticator);
   if (id === null || !(await keyReachesOrganization(principal, id, deps.authenticator))) return null;
   return organizationBody(deps, principal, id);
 }
 
-export async function me(deps: PlatformDeps, principal: Principal): Promise<Me> {
+export async function me(deps: AccountsDeps, principal: Principal): Promise<Me> {
   const user = await findUser(deps.pool, principal.user.id);
   if (!user) throw notFound();
   const [organization, team, organizations] = await Promise.all([

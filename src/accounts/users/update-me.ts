@@ -1,4 +1,4 @@
-import type { PlatformDeps } from '../../deps.ts';
+import type { AccountsDeps } from '../deps.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import type { Principal } from '../auth/principal.ts';
@@ -18,7 +18,7 @@ const emailTaken = () => validationError('There is already an account with this 
  * A new password needs the current one (when there is one); wrong guesses count toward sign-in
  * throttling, so a stolen session cannot try passwords faster than the sign-in page allows.
  */
-async function checkCurrentPassword(deps: PlatformDeps, user: UserRecord, given: string | undefined, address: string): Promise<void> {
+async function checkCurrentPassword(deps: AccountsDeps, user: UserRecord, given: string | undefined, address: string): Promise<void> {
   if (user.password_hash === null) return;
   if (!given) throw validationError('This field is required when updating your password.', 'current_password', 'required');
   const key = { account: user.email.toLowerCase(), address };
@@ -34,7 +34,7 @@ async function checkCurrentPassword(deps: PlatformDeps, user: UserRecord, given:
  * `PATCH /api/users/@me/`: names, e-mail, password. A password change ends every other session of
  * the person (the one making the change stays signed in).
  */
-export async function updateMe(deps: PlatformDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
+export async function updateMe(deps: AccountsDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
   const user = await findUser(deps.pool, principal.user.id);
   if (!user) throw notFound();
   const changes: ProfileChanges = {};

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { generateCode, type Language } from './generate.ts';
 import { CodegenParams, CodegenResponse } from './schemas.ts';
 
@@ -18,7 +18,7 @@ const DESCRIPTION =
   '(optional), else a loose type. `schema_hash` changes only when that input does.';
 
 /** /api/projects/:project_id/event_definitions/{typescript,python,golang} */
-export function codegenRoutes(deps: PlatformDeps) {
+export function codegenRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     for (const { language, summary } of LANGUAGES) {

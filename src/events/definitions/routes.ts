@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../../accounts/activity/page.ts';
@@ -27,7 +27,7 @@ import { listDefinitions } from './store.ts';
 const tags = ['event_definitions'];
 
 /** /api/projects/:project_id/event_definitions */
-export function eventDefinitionRoutes(deps: PlatformDeps) {
+export function eventDefinitionRoutes(deps: Kernel) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

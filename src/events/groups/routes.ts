@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
@@ -23,7 +23,7 @@ function presentGroup(row: GroupRow): Group {
  * /api/projects/:project_id/groups_types and /groups (read-only: groups come from `$groupidentify`
  * events). Registered with the prefix `/api/projects/:project_id`.
  */
-export function groupRoutes(deps: PlatformDeps) {
+export function groupRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/groups_types', ['GET']);

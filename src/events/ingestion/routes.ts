@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { ApiError, validationError } from '../../kernel/errors.ts';
 import { DefinitionsSeen } from '../definitions/ingest.ts';
 import { ingest, type EventProcessor, type IngestSetup } from '../pipeline.ts';
@@ -63,8 +63,8 @@ async function storeFailure(error: unknown, token: string, tokens: ProjectTokens
  * authenticated by the project token, stored before the 200. `processors` run after the events
  * are stored, in the same transaction.
  */
-/** What ingestion is given: the platform's, and the project tokens cache. */
-export interface IngestionDeps extends PlatformDeps {
+/** What ingestion is given: the kernel's, and the project tokens cache. */
+export interface IngestionDeps extends Kernel {
   projectTokens: ProjectTokens;
 }
 

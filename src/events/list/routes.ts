@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { withBoundedRead } from '../../db/bounded-read.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
@@ -36,7 +36,7 @@ function presentEvent(row: EventRow) {
 }
 
 /** GET /api/projects/:project_id/events/: PostHog's events list (read-only; events are written by ingestion). */
-export function eventListRoutes(deps: PlatformDeps) {
+export function eventListRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET']);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
@@ -22,7 +22,7 @@ function filterOf(query: PersonListQuery): PersonListFilter {
 }
 
 /** /api/projects/:project_id/persons: read-only (persons are written by ingestion). */
-export function personRoutes(deps: PlatformDeps) {
+export function personRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/', ['GET']);

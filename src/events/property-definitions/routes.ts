@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { NoBody } from '../taxonomy/http.ts';
@@ -20,7 +20,7 @@ import { listProperties } from './store.ts';
 const tags = ['property_definitions'];
 
 /** /api/projects/:project_id/property_definitions */
-export function propertyDefinitionRoutes(deps: PlatformDeps) {
+export function propertyDefinitionRoutes(deps: Kernel) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { NoBody } from '../taxonomy/http.ts';
@@ -38,7 +38,7 @@ const SCHEMAS = '/event_schemas';
  * /api/projects/:project_id/schema_property_groups and /event_schemas. PostHog keeps these to its
  * own frontend (scope INTERNAL); here personal API keys use them with the event-definition scopes.
  */
-export function schemaRoutes(deps: PlatformDeps) {
+export function schemaRoutes(deps: Kernel) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorObject } from 'ajv';
+import { QueryTimedOut } from '../../db/bounded-read.ts';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { ApiError, RawErrorResponse, RetryLaterError, databaseUnavailable, notFound, parseError } from '../errors.ts';
 import { databaseErrorToApiError } from './database-errors.ts';
@@ -12,6 +13,10 @@ interface ValidationFailure {
 function toApiError(error: FastifyError & ValidationFailure, request: FastifyRequest): ApiError | null {
   if (error instanceof ApiError) return error;
   if (error.validation && error.validation.length > 0) return ajvErrorToApiError(error.validation[0]);
+  // Before "unavailable": its cause is a statement timeout, which alone would read as "not now".
+  if (error instanceof QueryTimedOut) {
+    return new ApiError(503, 'server_error', 'query_timeout', 'The query took too long. Narrow it (dates, filters) and try again.');
+  }
   if (isDatabaseUnavailable(error)) {
     // Expected while the database restarts: one line, no stack.
     request.log.warn({ err: { message: error.message, code: error.code } }, 'database unavailable');

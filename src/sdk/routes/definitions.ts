@@ -14,7 +14,8 @@ import { refuseOtherPublicMethods } from '../http.ts';
 import { DefinitionsQuery, DefinitionsResponse, ProjectParams } from '../schemas.ts';
 
 const TAGS = ['sdk'];
-export const PROJECT_LOCAL_EVALUATION = '/api/projects/:project_id/feature_flags/local_evaluation';
+/** Under the project's `/feature_flags` (kernel/http/project-scope.ts). */
+const PROJECT_LOCAL_EVALUATION = '/local_evaluation';
 export const DEFINITIONS_PATHS = ['/flags/definitions', '/api/feature_flag/local_evaluation'] as const;
 
 const DESCRIPTION =
@@ -23,36 +24,45 @@ const DESCRIPTION =
   'ones too, remote-configuration flags left out), the group type mapping and, with `send_cohorts`, the cohorts used. ' +
   '`ETag` + `If-None-Match` → 304. See docs/sdk.md.';
 
+async function serve(deps: SdkDeps, request: FastifyRequest, reply: FastifyReply, pathProject?: string) {
+  const projectId = await deps.auth.definitionsProject(request, pathProject);
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  const sendCohorts = 'send_cohorts' in query && queryFlag(query.send_cohorts);
+  const rendered = (await deps.cache.view(projectId)).definitions(sendCohorts);
+  return sendRevalidated(request, reply, rendered.json, rendered.etag);
+}
+
+function schema(summary: string, withProject: boolean) {
+  return {
+    tags: TAGS,
+    summary,
+    description: DESCRIPTION,
+    security: [{ PersonalAPIKeyAuth: ['feature_flag:read'] }],
+    'x-required-scope': 'feature_flag:read',
+    ...(withProject ? { params: ProjectParams } : {}),
+    querystring: DefinitionsQuery,
+    response: { 200: DefinitionsResponse },
+  };
+}
+
 export function definitionsRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
-    const serve = async (request: FastifyRequest, reply: FastifyReply, pathProject?: string) => {
-      const projectId = await deps.auth.definitionsProject(request, pathProject);
-      const query = (request.query ?? {}) as Record<string, unknown>;
-      const sendCohorts = 'send_cohorts' in query && queryFlag(query.send_cohorts);
-      const rendered = (await deps.cache.view(projectId)).definitions(sendCohorts);
-      return sendRevalidated(request, reply, rendered.json, rendered.etag);
-    };
-    const schema = (summary: string, withProject: boolean) => ({
-      tags: TAGS,
-      summary,
-      description: DESCRIPTION,
-      security: [{ PersonalAPIKeyAuth: ['feature_flag:read'] }],
-      'x-required-scope': 'feature_flag:read',
-      ...(withProject ? { params: ProjectParams } : {}),
-      querystring: DefinitionsQuery,
-      response: { 200: DefinitionsResponse },
-    });
-
     for (const url of DEFINITIONS_PATHS) {
       app.get(url, { config: { public: true }, schema: schema(`Flag definitions for local evaluation (${url})`, false) }, (request, reply) =>
-        serve(request, reply),
+        serve(deps, request, reply),
       );
       refuseOtherPublicMethods(app, url, ['GET']);
     }
+  };
+}
+
+/** The project's own path: mounted under each project prefix. */
+export function projectDefinitionsRoutes(deps: SdkDeps) {
+  return async function register(app: FastifyInstance): Promise<void> {
     app.get(
       PROJECT_LOCAL_EVALUATION,
       { config: { public: true }, schema: schema("The project's flag definitions for local evaluation", true) },
-      (request, reply) => serve(request, reply, (request.params as { project_id: string }).project_id),
+      (request, reply) => serve(deps, request, reply, (request.params as { project_id: string }).project_id),
     );
     refuseOtherPublicMethods(app, PROJECT_LOCAL_EVALUATION, ['GET']);
   };

@@ -19,9 +19,10 @@ import { notFound } from '../../kernel/errors.ts';
 import { Type } from 'typebox';
 
 const TAGS = ['feature_flags'];
-export const EVALUATION_REASONS = '/api/projects/:project_id/feature_flags/evaluation_reasons';
-export const MY_FLAGS = '/api/projects/:project_id/feature_flags/my_flags';
-export const TEST_EVALUATION = '/api/projects/:project_id/feature_flags/:id/test_evaluation';
+/** Under the project's `/feature_flags` (kernel/http/project-scope.ts). */
+const EVALUATION_REASONS = '/evaluation_reasons';
+const MY_FLAGS = '/my_flags';
+const TEST_EVALUATION = '/:id/test_evaluation';
 
 /** `groups` of the query string: a JSON object of group type → key. */
 function groupsParam(raw: unknown): Record<string, string> {

@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { jsonEqual } from '../../accounts/activity/changes.ts';
-import { flagValuesOf, type FlagRecord, type FlagValues } from '../../flags/record.ts';
+import { flagValuesOf, SURVEY_FLAG_PREFIX, type FlagRecord, type FlagValues } from '../../flags/record.ts';
 import { ensureRoomForFlag } from '../../flags/limit.ts';
 import { findFlag, insertFlag, updateFlag } from '../../flags/store.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types.ts';
@@ -19,7 +19,6 @@ import { isPlainObject } from '../validation/python.ts';
 
 export type OwnedFlagDeps = Pick<FlagWriteDeps, 'bus' | 'flagCache'>;
 
-export const SURVEY_FLAG_PREFIX = 'survey-targeting-';
 export type OwnedFlagKind = 'targeting' | 'internal' | 'sampling';
 const SUFFIX: Record<OwnedFlagKind, string> = { targeting: '', internal: '-custom', sampling: '-sampling' };
 

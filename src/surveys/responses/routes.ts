@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { wantsCsv } from '../../kernel/http/csv-format.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
@@ -41,7 +41,7 @@ const statsArgs = (args: RawArgs): StatsArgs => ({
 });
 
 /** archived-response-uuids, archive/unarchive, stats, global stats, responses_count (seed 7, 9–11, 15, 16). */
-export function surveyResponseRoutes(deps: PlatformDeps) {
+export function surveyResponseRoutes(deps: Kernel) {
   const { pool, units } = deps;
   const globalCache = new StatsCache<StatsBody>();
   return async function register(root: FastifyInstance): Promise<void> {

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import type { PlatformDeps } from '../../deps.ts';
+import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { HeadlineResponse, SummarizeQuery, SummarizeResponse, SummaryBody, SurveyParams } from './schemas.ts';
 import { summarizeResponses, summaryHeadline } from './service.ts';
@@ -15,7 +15,7 @@ function parseQuestionIndex(raw: string | undefined): number | null {
 }
 
 /** summarize_responses and summary_headline, computed locally (seed 12, 13). */
-export function surveySummaryRoutes(deps: PlatformDeps) {
+export function surveySummaryRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
     refuseOtherMethods(root, '/:id/summarize_responses', ['POST']);

@@ -1,6 +1,6 @@
 import type { SurveyWriteBody } from '../schemas.ts';
 import { objectError } from './errors.ts';
-import type { SurveyLookup } from './index.ts';
+import type { SurveyLookup } from './context.ts';
 import { isPlainObject, isTruthy, pythonStr } from './python.ts';
 
 type LinkedFlag = NonNullable<Awaited<ReturnType<SurveyLookup['flagById']>>>;

@@ -1,31 +1,13 @@
-import type { FlagFilters } from '../../targeting/types.ts';
-import type { SurveyRecord } from '../record.ts';
 import type { SurveyWriteBody } from '../schemas.ts';
 import { checkAppearance } from './appearance.ts';
 import { checkConditions } from './conditions.ts';
+import type { SurveyValidationContext } from './context.ts';
 import { checkPlainFields } from './fields.ts';
 import { checkObjectRules } from './object-rules.ts';
 import { checkQuestions } from './questions.ts';
 import { checkSurveyTranslations } from './translations.ts';
 
 export { cleanHtml, looksLikeHtml, sanitizeText } from './sanitize.ts';
-
-/** What the survey rules need to know about the rest of the project (the service reads it from the DB). */
-export interface SurveyLookup {
-  /** A live (not deleted) flag of the same project, or null. */
-  flagById(id: number): Promise<{ id: number; key: string; filters: FlagFilters } | null>;
-  /** Another survey of the project (not `exceptId`) holds this name. */
-  surveyNameTaken(name: string, exceptId: string | null): Promise<boolean>;
-}
-
-export interface SurveyValidationContext {
-  /** POST (or a duplicate's copy): required fields, create-time messages. */
-  isCreate: boolean;
-  /** The stored survey on PATCH (shuffle vs branching looks at stored questions and appearance). */
-  existing: SurveyRecord | null;
-  lookup: SurveyLookup;
-  now: Date;
-}
 
 /**
  * Every rule of reference §2.2–2.6 with PostHog's messages and `attr`, in PostHog's order, after the

@@ -4,7 +4,7 @@ import type { SurveyWriteBody } from '../schemas.ts';
 import { fieldError, objectError } from './errors.ts';
 import { checkExternalSurvey } from './external-survey-rules.ts';
 import { checkLinkedFlag, checkLinkedFlagVariant, checkTargetingFlag } from './flag-rules.ts';
-import type { SurveyValidationContext } from './index.ts';
+import type { SurveyValidationContext } from './context.ts';
 import { isPlainObject, isTruthy, pythonTypeName } from './python.ts';
 import { checkResponseSampling } from './sampling-rules.ts';
 

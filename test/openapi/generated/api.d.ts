@@ -1619,26 +1619,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/projects/{project_id}/events": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the project's events, newest first (PostHog's events list)
-         * @description `next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.
-         */
-        get: operations["events_list"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/projects/{project_id}/groups_types": {
         parameters: {
             query?: never;
@@ -1682,6 +1662,26 @@ export interface paths {
         };
         /** Retrieve one group by type index and key */
         get: operations["groups_find_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's events, newest first (PostHog's events list)
+         * @description `next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.
+         */
+        get: operations["events_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -9408,89 +9408,6 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
-    events_list: {
-        parameters: {
-            query?: {
-                /** @description Only events with this name. */
-                event?: string;
-                /** @description Only events of this distinct id. */
-                distinct_id?: string;
-                /** @description Only events of this person's distinct ids (its uuid, or its integer id). */
-                person_id?: string;
-                /** @description A JSON list of property filters `{"key","value","operator","type":"event"|"person"}` (all must match; type defaults to event), or a group `{"type":"AND"|"OR","values":[...]}`. Operators: exact (default), is_not, icontains, not_icontains, is_set, is_not_set, gt, gte, lt, lte. At most 50 filters. */
-                properties?: string;
-                /** @description Only events strictly before this time: ISO 8601 (an offset or Z; none reads as UTC), or relative to now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`). */
-                before?: string;
-                /** @description Only events strictly after this time: ISO 8601 (an offset or Z; none reads as UTC), or relative to now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`). */
-                after?: string;
-                /** @description With `before` (set by `next`): events at exactly `before` with a smaller uuid are kept too. */
-                before_uuid?: string;
-                /** @description With `after` (set by `next` in ascending order): events at exactly `after` with a larger uuid are kept too. */
-                after_uuid?: string;
-                /** @description Default 100; larger than 1000 is clamped to 1000. */
-                limit?: number;
-                /** @description A JSON list, `["-timestamp"]` (default, newest first) or `["timestamp"]`. */
-                orderBy?: string;
-            };
-            header?: never;
-            path: {
-                /** @description The project's integer id, or `@current`. */
-                project_id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /**
-                         * Format: uri
-                         * @description the next page (the same filters, `before`/`after` moved past this page)
-                         */
-                        next: string | null;
-                        results: {
-                            /** @description the event uuid */
-                            id: string;
-                            distinct_id: string;
-                            properties: {
-                                [key: string]: unknown;
-                            };
-                            event: string;
-                            /** @description ISO 8601 UTC, microseconds */
-                            timestamp: string;
-                            /** @description the current person of the distinct id, if any */
-                            person: {
-                                /** @description the person uuid */
-                                id: string;
-                                uuid: string;
-                                is_identified: boolean;
-                                /** @description the first distinct id only (PostHog: against payload bloat) */
-                                distinct_ids: string[];
-                                /** @description email, name and username when set */
-                                properties: {
-                                    [key: string]: unknown;
-                                };
-                            } | null;
-                            /** @description always empty (autocapture elements are not parsed) */
-                            elements: unknown[];
-                            /** @description the `$elements_chain` property as sent, else "" */
-                            elements_chain: string;
-                        }[];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            503: components["responses"]["ServiceUnavailable"];
-        };
-    };
     groups_types_list: {
         parameters: {
             query?: never;
@@ -9603,6 +9520,89 @@ export interface operations {
                         };
                         /** Format: date-time */
                         created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    events_list: {
+        parameters: {
+            query?: {
+                /** @description Only events with this name. */
+                event?: string;
+                /** @description Only events of this distinct id. */
+                distinct_id?: string;
+                /** @description Only events of this person's distinct ids (its uuid, or its integer id). */
+                person_id?: string;
+                /** @description A JSON list of property filters `{"key","value","operator","type":"event"|"person"}` (all must match; type defaults to event), or a group `{"type":"AND"|"OR","values":[...]}`. Operators: exact (default), is_not, icontains, not_icontains, is_set, is_not_set, gt, gte, lt, lte. At most 50 filters. */
+                properties?: string;
+                /** @description Only events strictly before this time: ISO 8601 (an offset or Z; none reads as UTC), or relative to now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`). */
+                before?: string;
+                /** @description Only events strictly after this time: ISO 8601 (an offset or Z; none reads as UTC), or relative to now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`). */
+                after?: string;
+                /** @description With `before` (set by `next`): events at exactly `before` with a smaller uuid are kept too. */
+                before_uuid?: string;
+                /** @description With `after` (set by `next` in ascending order): events at exactly `after` with a larger uuid are kept too. */
+                after_uuid?: string;
+                /** @description Default 100; larger than 1000 is clamped to 1000. */
+                limit?: number;
+                /** @description A JSON list, `["-timestamp"]` (default, newest first) or `["timestamp"]`. */
+                orderBy?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description the next page (the same filters, `before`/`after` moved past this page)
+                         */
+                        next: string | null;
+                        results: {
+                            /** @description the event uuid */
+                            id: string;
+                            distinct_id: string;
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                            event: string;
+                            /** @description ISO 8601 UTC, microseconds */
+                            timestamp: string;
+                            /** @description the current person of the distinct id, if any */
+                            person: {
+                                /** @description the person uuid */
+                                id: string;
+                                uuid: string;
+                                is_identified: boolean;
+                                /** @description the first distinct id only (PostHog: against payload bloat) */
+                                distinct_ids: string[];
+                                /** @description email, name and username when set */
+                                properties: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                            /** @description always empty (autocapture elements are not parsed) */
+                            elements: unknown[];
+                            /** @description the `$elements_chain` property as sent, else "" */
+                            elements_chain: string;
+                        }[];
                     };
                 };
             };

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { createKey } from './support.ts';
+import { createKey } from '../accounts/support.ts';
 
 describe('conventions on the platform routes', () => {
   let t: TestApp;

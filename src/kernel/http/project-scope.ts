@@ -1,0 +1,20 @@
+import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
+
+/**
+ * Where project-scoped routes are mounted; `{project_id}` is resolved and checked by the
+ * authentication hook. PostHog serves the same routes under `/api/environments/:project_id`:
+ * a second prefix is one more entry here.
+ */
+const PROJECT_PREFIXES = ['/api/projects/:project_id'] as const;
+
+/** Registers each of `routes` under every project prefix followed by `path` (`/feature_flags`, or ''), in one context per prefix. */
+export async function registerInProject(app: FastifyInstance, path: string, ...routes: FastifyPluginAsync[]): Promise<void> {
+  for (const prefix of PROJECT_PREFIXES) {
+    await app.register(
+      async (project) => {
+        for (const each of routes) await project.register(each);
+      },
+      { prefix: `${prefix}${path}` },
+    );
+  }
+}

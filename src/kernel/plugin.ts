@@ -1,0 +1,110 @@
+/**
+ * The ground floor every area stands on: the Fastify server, the JSON body and query checks, the
+ * validator, the one error renderer, request metrics, the change bus and the units of work, the
+ * extension points, and the health routes. It imports no area.
+ */
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
+import fp from 'fastify-plugin';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { DatabaseTimeouts, Pool } from '../db/pool.ts';
+import { UnitsOfWork } from '../db/unit-of-work.ts';
+import { ChangeBus, type ChangeBusOptions } from './changes/bus.ts';
+import type { Kernel } from './deps.ts';
+import { Extensions } from './extensions.ts';
+import { healthRoutes } from './health/routes.ts';
+import { installErrorHandling } from './http/error-handler.ts';
+import { installEmptyBodyDefault, installJsonBodyParser } from './http/json-body.ts';
+import { installRequestMetrics } from './http/metrics.ts';
+import { installQueryTextCheck } from './http/query-text.ts';
+import { validatorCompiler } from './http/validator.ts';
+import { watchPool } from './metrics/metrics.ts';
+
+export interface ServerOptions {
+  /** A pino logger; none means silent (tests). */
+  logger?: FastifyBaseLogger;
+  /**
+   * TRUST_PROXY, as Fastify's `trustProxy`: only then are `X-Forwarded-Proto` (Secure cookies) and
+   * `X-Forwarded-For` (the client address sign-in throttling counts) believed. Default: not.
+   */
+  trustProxy?: boolean | string[];
+}
+
+export interface KernelOptions {
+  pool: Pool;
+  /**
+   * A direct (session) connection to the pool's database, for LISTEN: its change notices keep the
+   * caches of every process current. null: no notices are heard (single-process tests).
+   */
+  databaseUrl: string | null;
+  /** The pool's timeouts, also used by the change-notice listener's own connection. */
+  databaseTimeouts?: DatabaseTimeouts;
+  /** The change-notice listener's heartbeat and reconnection pace (tests shorten them). */
+  changeBus?: Omit<ChangeBusOptions, 'log' | 'timeouts'>;
+  /** Told of every route as it is registered (the hostile-input tests enumerate the API with it). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The database and the change notices, for the areas. */
+    kernel: Kernel;
+    /** The change-notice bus (tests watch its listener connection). */
+    changeBus: ChangeBus;
+    /** What areas contribute to each other (see extensions.ts). */
+    extensions: Extensions;
+  }
+}
+
+export function createServer(options: ServerOptions): FastifyInstance {
+  return Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+    requestIdHeader: 'x-request-id',
+    genReqId: () => randomUUID(),
+    bodyLimit: 10 * 1024 * 1024,
+    forceCloseConnections: 'idle',
+    trustProxy: options.trustProxy ?? false,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+export const kernel = fp<KernelOptions>(
+  async (app, options) => {
+    const bus = new ChangeBus(options.databaseUrl, {
+      ...options.changeBus,
+      timeouts: options.databaseTimeouts,
+      log: (message) => app.log.warn(message),
+    });
+    const { onRoute } = options;
+    if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
+    const units = new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed'));
+    await bus.start();
+    app.decorate('kernel', { pool: options.pool, units, bus });
+    app.decorate('changeBus', bus);
+    app.addHook('onClose', async () => bus.close());
+    const extensions = new Extensions();
+    app.decorate('extensions', extensions);
+    app.addHook('onReady', async () => extensions.seal());
+
+    app.setValidatorCompiler(validatorCompiler);
+    installJsonBodyParser(app);
+    installEmptyBodyDefault(app);
+    installQueryTextCheck(app);
+    installErrorHandling(app);
+    installRequestMetrics(app);
+    watchPool(options.pool);
+    // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
+    // a request in flight when close began stays open and holds app.close() for the keep-alive
+    // timeout (72 s).
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+      if (closing) reply.header('connection', 'close');
+    });
+    await app.register(healthRoutes(options.pool));
+  },
+  { name: 'kernel', fastify: '5.x' },
+);
