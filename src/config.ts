@@ -2,6 +2,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './accounts/auth/authenticator.ts';
+import { parseTrustProxy, type TrustProxy } from './kernel/http/trust-proxy.ts';
 
 export interface Config {
   port: number;
@@ -25,8 +26,8 @@ export interface Config {
   logLevel: string;
   /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
   surveyJobsIntervalMs: number;
-  /** TRUST_PROXY: `true`, or the proxies' addresses/CIDRs (comma-separated); default false. */
-  trustProxy: boolean | string[];
+  /** TRUST_PROXY: the proxies' addresses/CIDRs (comma-separated), a hop count, or `true`; default false. */
+  trustProxy: TrustProxy;
   /** SITE_URL: the public base URL for links; null: the listen URL (or each request's origin). */
   siteUrl: string | null;
   /** SESSION_IDLE_TIMEOUT_SECONDS (default 14 days) and SESSION_MAX_AGE_SECONDS (default 30 days). */
@@ -78,13 +79,6 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   if (value === 'true' || value === '1') return true;
   if (value === 'false' || value === '0') return false;
   throw new Error(`${name} must be true or false, got "${raw}"`);
-}
-
-function parseTrustProxy(raw: string | undefined): boolean | string[] {
-  const value = raw?.trim() ?? '';
-  if (value === '' || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
-  return value.split(',').map((part) => part.trim()).filter((part) => part !== '');
 }
 
 function parseSiteUrl(raw: string | undefined): string | null {

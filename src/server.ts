@@ -77,7 +77,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       // Migrations hold a session advisory lock: on the direct connection, not through a pooler.
       const { applied } = await migrateOn(listenUrl);
       if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-      started = await prepareFirstStart(pool, config);
+      started = await prepareFirstStart(pool, config, (message) => logger.warn(message));
     }
     app = await buildApp({
       pool,

@@ -13,10 +13,14 @@ export interface FirstStart {
   signInToken: string | null;
 }
 
-/** Project 1, its owner and key (INIT_API_KEY, INIT_ADMIN_EMAIL/PASSWORD): once per start, in one process. */
-export async function prepareFirstStart(pool: Pool, config: Config): Promise<FirstStart> {
-  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail ?? undefined);
-  const signInToken = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
+/**
+ * Project 1, its owner and key (INIT_API_KEY, INIT_ADMIN_EMAIL/PASSWORD): once per start, in one
+ * process. `warn` is told when INIT_ADMIN_* are ignored (they name someone else than the owner).
+ */
+export async function prepareFirstStart(pool: Pool, config: Config, warn: (message: string) => void): Promise<FirstStart> {
+  const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail);
+  const { signInToken, warning } = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
+  if (warning) warn(warning);
   return { generatedKey, projectId, signInToken };
 }
 

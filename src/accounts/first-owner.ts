@@ -1,13 +1,14 @@
 import type { Pool, PoolClient } from '../db/pool.ts';
 import { withTransaction } from '../db/transaction.ts';
+import { notifyChanges } from '../kernel/changes/bus.ts';
+import { ApiError } from '../kernel/errors.ts';
 import { checkPasswordStrength } from './auth/password-rules.ts';
 import { hashPassword, verifyPassword } from './auth/passwords.ts';
-import { BOOTSTRAP_EMAIL, BOOTSTRAP_LOCK_ID, ensureOwnerAndProject } from './bootstrap.ts';
-import { ApiError } from '../kernel/errors.ts';
-import { createSignInToken } from './sessions/sign-in-links.ts';
-import { cleanEmail } from './users/email.ts';
+import { BOOTSTRAP_EMAIL, BOOTSTRAP_LOCK_ID, bootstrapOwner } from './bootstrap.ts';
 import { ensureOwnerMembership, firstOwnerOf } from './organizations/store.ts';
-import { findProject } from './projects/store.ts';
+import { createSignInToken } from './sessions/sign-in-links.ts';
+import { deleteSessionsOfUser } from './sessions/store.ts';
+import { cleanEmail } from './users/email.ts';
 import { findUser, setPasswordHash } from './users/store.ts';
 
 export interface InitAdmin {
@@ -17,23 +18,16 @@ export interface InitAdmin {
   password: string | null;
 }
 
+export interface FirstOwner {
+  /** A one-time sign-in token for the owner while nobody has a password; null otherwise. */
+  signInToken: string | null;
+  /** Why INIT_ADMIN_* were ignored (to be logged as a warning), or null. */
+  warning: string | null;
+}
+
 async function anyoneHasPassword(client: PoolClient): Promise<boolean> {
   const { rowCount } = await client.query('SELECT 1 FROM users WHERE password_hash IS NOT NULL LIMIT 1');
   return (rowCount ?? 0) > 0;
-}
-
-/** INIT_ADMIN_EMAIL's person (or the first start's owner): there, and an owner of project 1's organization. */
-async function initAdmin(client: PoolClient, email: string): Promise<number> {
-  const { userId, organizationId } = await ensureOwnerAndProject(client, email);
-  await ensureOwnerMembership(client, organizationId, userId);
-  return userId;
-}
-
-/** Without INIT_ADMIN_*: the first owner of project 1's organization, made on an empty database. */
-async function someOwner(client: PoolClient): Promise<number> {
-  const project = await findProject(client, 1);
-  const owner = project ? await firstOwnerOf(client, project.organization_id) : null;
-  return owner ?? (await ensureOwnerAndProject(client)).userId;
 }
 
 /** An operator's mistake in INIT_ADMIN_* stops the start with the rule it broke. */
@@ -50,24 +44,40 @@ function checkInitAdmin(admin: InitAdmin, email: string): void {
 }
 
 /**
- * The console's first way in, on every start:
- * - with INIT_ADMIN_EMAIL / INIT_ADMIN_PASSWORD, that person is an owner of project 1's
- *   organization and has that password (idempotent: the hash changes only when the password did);
- * - while nobody has a password, a one-time sign-in link for the owner is handed back to be printed.
- * Returns the link's token, or null.
+ * INIT_ADMIN_PASSWORD for the owner: the hash changes only when the password does (restarts are
+ * idempotent); when it changes, every session of theirs ends, here and (by change notice, once
+ * this commits) in every serving process.
  */
-export async function ensureFirstOwner(pool: Pool, admin: InitAdmin): Promise<string | null> {
+async function applyPassword(client: PoolClient, userId: number, password: string, newHash: string): Promise<void> {
+  const user = await findUser(client, userId);
+  if (await verifyPassword(password, user?.password_hash ?? null)) return;
+  await setPasswordHash(client, userId, newHash);
+  if ((await deleteSessionsOfUser(client, userId)) > 0) await notifyChanges(client, [{ kind: 'auth' }], 'start-up');
+}
+
+/**
+ * The console's first way in, on every start:
+ * - with INIT_ADMIN_EMAIL / INIT_ADMIN_PASSWORD, the bootstrap owner (remembered by user id, see
+ *   bootstrap.ts) is an owner of project 1's organization and has that password; when
+ *   INIT_ADMIN_EMAIL names someone else, both are ignored and `warning` says why;
+ * - while nobody has a password, a one-time sign-in link for the owner is handed back to be printed.
+ */
+export async function ensureFirstOwner(pool: Pool, admin: InitAdmin): Promise<FirstOwner> {
   const email = admin.email?.trim() || BOOTSTRAP_EMAIL;
   checkInitAdmin(admin, email);
   const newHash = admin.password === null ? null : await hashPassword(admin.password);
   return withTransaction(pool, async (client) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_ID]);
-    const userId = admin.email === null && admin.password === null ? await someOwner(client) : await initAdmin(client, email);
-    if (admin.password !== null && newHash !== null) {
-      const user = await findUser(client, userId);
-      if (!(await verifyPassword(admin.password, user?.password_hash ?? null))) await setPasswordHash(client, userId, newHash);
+    const owner = await bootstrapOwner(client, admin.email === null ? null : email);
+    let userId = owner.userId;
+    if (admin.email === null && admin.password === null) {
+      // Without INIT_ADMIN_*, the link goes to an owner of project 1's organization as it is now.
+      userId = (await firstOwnerOf(client, owner.organizationId)) ?? owner.userId;
+    } else if (owner.ignoredInitAdmin === null) {
+      await ensureOwnerMembership(client, owner.organizationId, owner.userId);
+      if (admin.password !== null && newHash !== null) await applyPassword(client, owner.userId, admin.password, newHash);
     }
-    if (await anyoneHasPassword(client)) return null;
-    return createSignInToken(client, userId);
+    const signInToken = (await anyoneHasPassword(client)) ? null : await createSignInToken(client, userId);
+    return { signInToken, warning: owner.ignoredInitAdmin };
   });
 }

@@ -118,7 +118,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     const { applied } = await migrateOn(listenUrl);
     if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
     const pool = createPool(databaseUrl, 2, { timeouts: config.databaseTimeouts, preparedStatements: config.preparedStatements });
-    const started = await prepareFirstStart(pool, config).finally(() => pool.end());
+    const started = await prepareFirstStart(pool, config, (message) => logger.warn(message)).finally(() => pool.end());
     workerEnv = { DATABASE_URL: databaseUrl, DATABASE_LISTEN_URL: listenUrl };
 
     const urls = slots.map((slot) => {

@@ -2,7 +2,8 @@
  * Serves the web console (web/dist, built by scripts/console-build.mjs) at `/`, on the same origin
  * as the API. Hashed assets under /assets/ are cached for a year; everything else revalidates.
  * Any other GET outside /api/ answers index.html, so the console's own routes (/feature_flags/12)
- * load the app; unknown /api/ paths and missing assets keep the API's JSON 404.
+ * load the app; unknown /api/ paths and missing assets keep the API's JSON 404. Its security
+ * headers (CSP, no framing) are set for every answer by kernel/http/security-headers.ts.
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { defineArea } from '../kernel/area.ts';
-import { CONSOLE_SECURITY_HEADERS, IMMUTABLE_CACHE, REVALIDATE_CACHE } from './headers.ts';
+import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from './headers.ts';
 
 export const DEFAULT_CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 
@@ -47,7 +48,6 @@ export function consoleRoutes(options: { root?: string } = {}) {
     app.get('/*', { config: { public: true }, schema: { hide: true } }, async (request, reply) => {
       const relative = (request.params as { '*': string })['*'];
       if (under('api', relative)) return reply.callNotFound();
-      reply.headers(CONSOLE_SECURITY_HEADERS);
       if (under('assets', relative)) {
         if (!existingFile(root, relative)) return reply.callNotFound();
         return reply.header('cache-control', IMMUTABLE_CACHE).sendFile(relative, { cacheControl: false });

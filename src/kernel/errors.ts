@@ -48,6 +48,17 @@ export const authenticationFailed = (detail = 'Personal API key found in request
 export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
   new ApiError(403, 'authentication_error', 'permission_denied', detail);
 
+/** A key limited to projects, on a route that is not about one project (PostHog's words). */
+export const scopedProjectsOnly = () => permissionDenied('API keys with scoped projects are only supported on project-based endpoints.');
+
+/** A project outside the key's `scoped_teams` (PostHog's words). */
+export const projectOutsideKey = (projectId: number) =>
+  permissionDenied(`API key does not have access to the requested project: ID ${projectId}.`);
+
+/** An organization outside the key's `scoped_organizations` (PostHog's words). */
+export const organizationOutsideKey = (organizationId: string) =>
+  permissionDenied(`API key does not have access to the requested organization: ID ${organizationId}.`);
+
 export const sessionExpired = () =>
   new ApiError(401, 'authentication_error', 'authentication_failed', 'Your session has expired. Please sign in again.');
 

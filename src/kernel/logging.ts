@@ -12,6 +12,13 @@ const SECRET_PARAMS = new Set(['personal_api_key', 'api_key', 'apikey', 'token',
 /** A name that says it holds a secret (`x_api_key`, `refresh_token`, `client_secret`). */
 const SECRET_NAME = /(?:key|token|secret|password|session)$/i;
 
+/**
+ * Path segments that are credentials: an invite id is the sign-up link (`/api/signup/{id}/`, the
+ * console's `/signup/{id}`, `…/invites/{id}/`), valid for 3 days; a sign-in link's token
+ * (`/login/one-time/{token}`, should one ever be sent as a path).
+ */
+const SECRET_AFTER_SEGMENT = /\/(signup|invites|one-time)\/+([^/?#]+)/gi;
+
 /** A value that looks like a PostHog key: personal (`phx_`), project token (`phc_`), secret (`phs_`). */
 const KEY_LOOKING = /ph[xcs]_[A-Za-z0-9_-]+/g;
 
@@ -33,12 +40,18 @@ function redactParam(pair: string): string {
   return /ph[xcs]_/i.test(decoded(value)) ? `${name}=${REDACTED}` : pair;
 }
 
-/** The URL with secret-carrying query values and key-looking path segments replaced by `[redacted]`. */
+/** The URL with secret-carrying query values, credential path segments and key-looking ones replaced by `[redacted]`. */
 export function redactUrl(url: string): string {
-  const mark = url.indexOf('?');
-  const path = (mark === -1 ? url : url.slice(0, mark)).replace(KEY_LOOKING, REDACTED);
+  const hash = url.indexOf('#');
+  const bare = hash === -1 ? url : url.slice(0, hash);
+  const mark = bare.indexOf('?');
+  const rawPath = mark === -1 ? bare : bare.slice(0, mark);
+  // Matched on the decoded path too: the router decodes `%73ignup` before it matches a route.
+  const plainPath = decoded(rawPath);
+  const shown = new RegExp(SECRET_AFTER_SEGMENT.source, 'i').test(plainPath) && plainPath !== rawPath ? plainPath : rawPath;
+  const path = shown.replace(KEY_LOOKING, REDACTED).replace(SECRET_AFTER_SEGMENT, `/$1/${REDACTED}`);
   if (mark === -1) return path;
-  return `${path}?${url.slice(mark + 1).split('&').map(redactParam).join('&')}`;
+  return `${path}?${bare.slice(mark + 1).split('&').map(redactParam).join('&')}`;
 }
 
 interface LoggedRequest {

@@ -16,6 +16,8 @@ import { healthRoutes } from './health/routes.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './http/json-body.ts';
 import { installRequestMetrics } from './http/metrics.ts';
+import { installSecurityHeaders } from './http/security-headers.ts';
+import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { installQueryTextCheck } from './http/query-text.ts';
 import { validatorCompiler } from './http/validator.ts';
 import { watchPool } from './metrics/metrics.ts';
@@ -24,10 +26,10 @@ export interface ServerOptions {
   /** A pino logger; none means silent (tests). */
   logger?: FastifyBaseLogger;
   /**
-   * TRUST_PROXY, as Fastify's `trustProxy`: only then are `X-Forwarded-Proto` (Secure cookies) and
+   * TRUST_PROXY (see http/trust-proxy.ts): only then are `X-Forwarded-Proto` (Secure cookies) and
    * `X-Forwarded-For` (the client address sign-in throttling counts) believed. Default: not.
    */
-  trustProxy?: boolean | string[];
+  trustProxy?: TrustProxy;
 }
 
 export interface KernelOptions {
@@ -64,7 +66,7 @@ export function createServer(options: ServerOptions): FastifyInstance {
     genReqId: () => randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: 'idle',
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
@@ -92,6 +94,7 @@ export const kernel = fp<KernelOptions>(
     installQueryTextCheck(app);
     installErrorHandling(app);
     installRequestMetrics(app);
+    installSecurityHeaders(app);
     watchPool(options.pool);
     // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
     // a request in flight when close began stays open and holds app.close() for the keep-alive

@@ -17,7 +17,7 @@ import type { Authenticator } from '../accounts/auth/authenticator.ts';
 import { bearerToken } from '../accounts/auth/authenticator.ts';
 import { currentProjectId } from '../accounts/auth/hook.ts';
 import { hashesEqual, hashSecret } from '../accounts/auth/keys.ts';
-import { principalCanReach } from '../accounts/auth/principal.ts';
+import { projectRefusal } from '../accounts/auth/principal.ts';
 import { scopesGrant } from '../accounts/auth/scopes.ts';
 import { BoundedCache } from '../kernel/bounded-cache.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
@@ -109,7 +109,8 @@ export class SdkAuth {
     }
     const project = await this.authenticator.project(projectId);
     if (!project) throw notFound();
-    if (!principalCanReach(principal, project)) throw permissionDenied("You don't have access to the project.");
+    const refusal = projectRefusal(principal, project);
+    if (refusal) throw refusal;
     return projectId;
   }
 

@@ -101,7 +101,7 @@ describe('authentication, scopes and project access', () => {
     const scoped = await createKey(t, { label: 'second only', scopes: ['project:read'], scoped_teams: [second.id] });
     const outside = await t.request({ method: 'GET', url: '/api/projects/1/', key: scoped.value });
     assert.equal(outside.statusCode, 403);
-    assert.deepEqual(outside.json(), NO_PROJECT_ACCESS);
+    assert.deepEqual(outside.json(), permissionDenied('API key does not have access to the requested project: ID 1.'));
     const inside = await t.request({ method: 'GET', url: `/api/projects/${second.id}/`, key: scoped.value });
     assert.equal(inside.statusCode, 200);
     assert.equal(inside.json().id, second.id);
@@ -113,7 +113,8 @@ describe('authentication, scopes and project access', () => {
     const scoped = await createKey(t, { label: 'elsewhere', scopes: ['project:read'], scoped_organizations: [organization.id] });
     const outside = await t.request({ method: 'GET', url: '/api/projects/1/', key: scoped.value });
     assert.equal(outside.statusCode, 403);
-    assert.deepEqual(outside.json(), NO_PROJECT_ACCESS);
+    const defaultOrganization = (await t.request({ method: 'GET', url: '/api/projects/1/' })).json().organization;
+    assert.deepEqual(outside.json(), permissionDenied(`API key does not have access to the requested organization: ID ${defaultOrganization}.`));
     const inside = await t.request({ method: 'GET', url: `/api/projects/${project.id}/`, key: scoped.value });
     assert.equal(inside.statusCode, 200);
     assert.equal(inside.json().organization, organization.id);

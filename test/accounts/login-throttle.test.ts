@@ -5,12 +5,14 @@ import { after, before, beforeEach, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { DEFAULT_THROTTLE } from '../../src/accounts/sessions/throttle.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { givePassword, GOOD_PASSWORD, login, OWNER_EMAIL } from '../helpers/session.ts';
+import { givePassword, GOOD_PASSWORD, login, OWNER_EMAIL, personWithPassword } from '../helpers/session.ts';
+import { currentOrganizationId } from './support.ts';
 
 let t: TestApp;
+let ownerId: number;
 before(async () => {
   t = await startTestApp();
-  await givePassword(t);
+  ownerId = await givePassword(t);
 });
 after(() => t.close());
 beforeEach(async () => {
@@ -49,6 +51,49 @@ test('ten wrong passwords for one account: the next attempt is a 429 with Retry-
   assert.equal(other.statusCode, 400);
 });
 
+/**
+ * Spellings of one address that case folding may or may not join: the dotted capital I (U+0130),
+ * a capital sigma that JavaScript lower-cases to a final sigma, the Kelvin sign (U+212A), and
+ * 'ß' against 'ss'. Whatever PostgreSQL's lookup joins is one account for the throttle; what it
+ * does not join cannot sign in at all.
+ */
+const FOLDING_PAIRS: [stored: string, typed: string][] = [
+  ['kiki.wiki@a.test', 'k\u0130ki.wiki@a.test'],
+  ['k\u03c3@a.test', 'K\u03a3@a.test'],
+  ['kelvin@a.test', '\u212Aelvin@a.test'],
+  ['strasse@a.test', 'stra\u00dfe@a.test'],
+  ['stra\u00dfe@b.test', 'STRASSE@b.test'],
+];
+
+for (const [stored, typed] of FOLDING_PAIRS) {
+  test(`ten failures as ${JSON.stringify(stored)}, then the right password as ${JSON.stringify(typed)}`, async () => {
+    await personWithPassword(t, await currentOrganizationId(t), 'member', stored);
+    const { rows } = await t.db.pool.query<{ joined: boolean }>('SELECT lower($1) = lower($2) AS joined', [stored, typed]);
+    for (let i = 0; i < 10; i += 1) {
+      assert.equal((await login(t, stored, `wrong-${i}`, { remoteAddress: `10.3.0.${i + 1}` })).statusCode, 400);
+    }
+    const right = await login(t, typed, GOOD_PASSWORD, { remoteAddress: '10.3.1.1' });
+    if (rows[0].joined) assertThrottled(right);
+    else assert.equal(right.json().code, 'invalid_credentials', right.body);
+    // And the other way round: failures under the other spelling count against the same account.
+    await t.db.pool.query('DELETE FROM login_failures');
+    for (let i = 0; i < 10; i += 1) await login(t, typed, `wrong-${i}`, { remoteAddress: `10.3.2.${i + 1}` });
+    const back = await login(t, stored, GOOD_PASSWORD, { remoteAddress: '10.3.3.1' });
+    if (rows[0].joined) assertThrottled(back);
+    else assert.equal(back.statusCode, 200, back.body);
+  });
+}
+
+test('the machine\'s PostgreSQL joins the dotted capital I and the capital sigma (the folding test above is not vacuous)', async () => {
+  const { rows } = await t.db.pool.query(
+    "SELECT lower($1) = lower($2) AS dotted, lower($3) = lower($4) AS sigma",
+    ['kiki.wiki@a.test', 'k\u0130ki.wiki@a.test', 'k\u03c3@a.test', 'K\u03a3@a.test'],
+  );
+  assert.deepEqual(rows[0], { dotted: true, sigma: true });
+  assert.notEqual('k\u0130ki.wiki@a.test'.toLowerCase(), 'kiki.wiki@a.test', 'JavaScript folds it otherwise');
+  assert.notEqual('K\u03a3@a.test'.toLowerCase(), 'k\u03c3@a.test', 'JavaScript folds it otherwise');
+});
+
 test('an unknown account is throttled exactly like a real one (no difference to observe)', async () => {
   for (let i = 0; i < 10; i += 1) {
     assert.equal((await login(t, 'ghost@example.com', 'x', { remoteAddress: `10.1.0.${i + 1}` })).statusCode, 400);
@@ -83,7 +128,7 @@ test('a successful sign-in forgets the account failures, not the address failure
   const { rows } = await t.db.pool.query<{ account: number; address: number }>(
     `SELECT count(*) FILTER (WHERE account = $1)::int AS account, count(*) FILTER (WHERE address = '198.51.100.1')::int AS address
        FROM login_failures`,
-    [OWNER_EMAIL],
+    [`user:${ownerId}`],
   );
   assert.deepEqual(rows[0], { account: 0, address: 9 });
 });

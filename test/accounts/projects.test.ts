@@ -128,7 +128,7 @@ describe('projects', () => {
     const scoped = await createKey(t, { label: 'scoped', scopes: ['project:write'], scoped_teams: [1] });
     const refused = await t.request({ method: 'POST', url: '/api/projects/', payload: { name: 'x' }, key: scoped.value });
     assert.equal(refused.statusCode, 403);
-    assert.deepEqual(refused.json(), permissionDenied('This API key is limited to specific projects and cannot create new ones.'));
+    assert.deepEqual(refused.json(), permissionDenied('API keys with scoped projects are only supported on project-based endpoints.'));
   });
 
   test('a member may read and rename, but not create or delete projects', async () => {
@@ -169,9 +169,9 @@ describe('projects', () => {
     assert.equal(after.json().count, ids.length);
 
     const scoped = await createKey(t, { label: 'one', scopes: ['project:read'], scoped_teams: [1] });
-    const narrowed = await t.request({ method: 'GET', url: '/api/projects/', key: scoped.value });
-    assert.equal(narrowed.json().count, 1);
-    assert.deepEqual(narrowed.json().results.map((p: { id: number }) => p.id), [1]);
+    const refused = await t.request({ method: 'GET', url: '/api/projects/', key: scoped.value });
+    assert.equal(refused.statusCode, 403, 'a key limited to projects reads them one by one, never as a list');
+    assert.equal(refused.json().detail, 'API keys with scoped projects are only supported on project-based endpoints.');
   });
 
   test('update: name and timezone; bad values → 400 naming the field; unknown → 404', async () => {

@@ -2,6 +2,7 @@
 // throttling, other sessions end, this one stays).
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { assertValidation } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, login, personWithPassword, signIn } from '../helpers/session.ts';
 import { createKey, currentOrganizationId, permissionDenied } from './support.ts';
@@ -21,7 +22,7 @@ describe('PATCH /api/users/@me/', () => {
     const { email } = await personWithPassword(t, orgId, 'member');
     const session = await signIn(t, email);
     const newEmail = `renamed-${Date.now()}@example.com`;
-    const response = await session.request({ method: 'PATCH', url: '/api/users/@me/', payload: { first_name: ' Ada ', last_name: 'Lovelace', email: newEmail } });
+    const response = await session.request({ method: 'PATCH', url: '/api/users/@me/', payload: { first_name: ' Ada ', last_name: 'Lovelace', email: newEmail, current_password: GOOD_PASSWORD } });
     assert.equal(response.statusCode, 200, response.body);
     const me = response.json();
     assert.equal(me.first_name, 'Ada');
@@ -30,6 +31,36 @@ describe('PATCH /api/users/@me/', () => {
     assert.equal(me.has_password, true);
     assert.equal(me.organization.id, orgId);
     assert.equal((await login(t, newEmail, GOOD_PASSWORD)).statusCode, 200, 'signs in with the new address');
+  });
+
+  test('a new e-mail address needs the current password (PostHog\'s field); names alone do not', async () => {
+    const { email } = await personWithPassword(t, orgId, 'member');
+    const session = await signIn(t, email);
+    const patch = (payload: Record<string, unknown>) => session.request({ method: 'PATCH', url: '/api/users/@me/', payload });
+    const taken = `taken-${Date.now()}@example.com`;
+
+    assertValidation(await patch({ email: taken }), 'This field is required when updating your email address.', 'current_password', 'required');
+    const wrong = await patch({ email: taken, current_password: 'not it at all' });
+    assertValidation(wrong, 'Your current password is incorrect.', 'current_password', 'incorrect_password');
+    const { rows } = await t.db.pool.query('SELECT email FROM users WHERE lower(email) = lower($1)', [email]);
+    assert.equal(rows.length, 1, 'the address did not change');
+
+    assert.equal((await patch({ first_name: 'Renamed' })).statusCode, 200, 'a name needs no password');
+    assert.equal((await patch({ email })).statusCode, 200, 'the same address is no change');
+    const changed = await patch({ email: taken, current_password: GOOD_PASSWORD });
+    assert.equal(changed.statusCode, 200, changed.body);
+    assert.equal(changed.json().email, taken);
+  });
+
+  test('a key cannot change the address either without the password', async () => {
+    const { email, userId } = await personWithPassword(t, orgId, 'member');
+    const key = `phx_${Math.random().toString(36).slice(2)}${'k'.repeat(30)}`;
+    const { insertPersonalApiKey } = await import('../../src/accounts/personal-api-keys/store.ts');
+    await insertPersonalApiKey(t.db.pool, { userId, label: 'k', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null });
+    const refused = await t.request({ method: 'PATCH', url: '/api/users/@me/', payload: { email: `stolen-${Date.now()}@example.com` }, key });
+    assert.equal(refused.statusCode, 400);
+    assert.equal(refused.json().attr, 'current_password');
+    assert.equal((await t.db.pool.query('SELECT email FROM users WHERE id = $1', [userId])).rows[0].email, email);
   });
 
   test('bad values: 400 on their field; an address another account has (any case): 400 unique', async () => {
@@ -55,17 +86,9 @@ describe('PATCH /api/users/@me/', () => {
     const elsewhere = await signIn(t, email);
     const patch = (payload: Record<string, unknown>) => here.request({ method: 'PATCH', url: '/api/users/@me/', payload });
 
-    const missing = await patch({ password: NEW_PASSWORD });
-    assert.equal(missing.statusCode, 400);
-    assert.deepEqual(missing.json(), {
-      type: 'validation_error',
-      code: 'required',
-      detail: 'This field is required when updating your password.',
-      attr: 'current_password',
-    });
+    assertValidation(await patch({ password: NEW_PASSWORD }), 'This field is required when updating your password.', 'current_password', 'required');
     const wrong = await patch({ password: NEW_PASSWORD, current_password: 'not it at all' });
-    assert.equal(wrong.statusCode, 400);
-    assert.equal(wrong.json().code, 'incorrect_password');
+    assertValidation(wrong, 'Your current password is incorrect.', 'current_password', 'incorrect_password');
     const weak = await patch({ password: '12345678901', current_password: GOOD_PASSWORD });
     assert.equal(weak.statusCode, 400);
     assert.equal(weak.json().attr, 'password');

@@ -81,7 +81,46 @@ test('keys and tokens sent by header, query, body and cookie never reach the log
   assert.doesNotMatch(log, /"authorization"|"cookie"|x-csrftoken/i);
 });
 
+test('invite ids (the sign-up link) and sign-in link tokens never reach the log', async () => {
+  const organizationId = (await t.request({ method: 'GET', url: '/api/organizations/@current/' })).json().id;
+  const created = await t.request({ method: 'POST', url: `/api/organizations/${organizationId}/invites/`, payload: { target_email: 'logged@a.test' } });
+  assert.equal(created.statusCode, 201, created.body);
+  const inviteId: string = created.json().id;
+  const cancelled = await t.request({ method: 'POST', url: `/api/organizations/${organizationId}/invites/`, payload: { target_email: 'cancelled@a.test' } });
+  const cancelledId: string = cancelled.json().id;
+  const { ensureFirstOwner } = await import('../../src/accounts/first-owner.ts');
+  await t.db.pool.query('UPDATE users SET password_hash = NULL');
+  const { signInToken } = await ensureFirstOwner(t.db.pool, { email: null, password: null });
+  assert.ok(signInToken);
+
+  const before = log.length;
+  const responses = await Promise.all([
+    t.app.inject({ method: 'GET', url: `/api/signup/${inviteId}/` }),
+    t.app.inject({ method: 'GET', url: `/api//signup//${inviteId}` }),
+    t.app.inject({ method: 'GET', url: `/api/%73ignup/${inviteId}/` }),
+    t.app.inject({ method: 'GET', url: `/signup/${inviteId}` }),
+    t.app.inject({ method: 'POST', url: `/api/signup/${inviteId}/`, payload: { first_name: 'L', password: 'x' } }),
+    t.request({ method: 'DELETE', url: `/api/organizations/${organizationId}/invites/${cancelledId}/` }),
+    t.app.inject({ method: 'GET', url: `/login/one-time?token=${signInToken}` }),
+    t.app.inject({ method: 'GET', url: `/login/one-time/${signInToken}` }),
+    t.app.inject({ method: 'POST', url: '/api/login/one-time/', payload: { token: signInToken } }),
+  ]);
+  for (const response of responses) assert.ok(response.statusCode < 500, response.body);
+  assert.equal(responses[0].statusCode, 200, 'the invite was read through the logged path');
+  const written = log.slice(before);
+  assert.ok(written.includes('/api/signup/[redacted]'), 'the path is still there, its secret is not');
+  for (const [name, value] of Object.entries({ inviteId, cancelledId, signInToken })) {
+    assert.ok(!written.includes(value), `${name} appears in the log`);
+    assert.ok(!written.includes(value.slice(0, 12)), `the start of ${name} appears in the log`);
+  }
+});
+
 test('redactUrl keeps what helps and hides what could be a secret', () => {
+  assert.equal(redactUrl('/api/signup/0b5e2c4e-1111-4222-8333-944445555666/?x=1'), '/api/signup/[redacted]/?x=1');
+  assert.equal(redactUrl('/signup/0b5e2c4e-1111-4222-8333-944445555666'), '/signup/[redacted]');
+  assert.equal(redactUrl('/api/organizations/o/invites/0b5e2c4e/'), '/api/organizations/o/invites/[redacted]/');
+  assert.equal(redactUrl('/api/organizations/o/invites/'), '/api/organizations/o/invites/');
+  assert.equal(redactUrl('/login/one-time#token=abc'), '/login/one-time');
   assert.equal(redactUrl('/api/x/?limit=10&token=phc_abc&x=1'), '/api/x/?limit=10&token=[redacted]&x=1');
   assert.equal(redactUrl('/a?Personal_Api_Key=z&refresh_token=y&client_secret=s&password=p'), '/a?Personal_Api_Key=[redacted]&refresh_token=[redacted]&client_secret=[redacted]&password=[redacted]');
   assert.equal(redactUrl('/a?q=hello%20phx_abcdef&flag'), '/a?q=[redacted]&flag');

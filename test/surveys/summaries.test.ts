@@ -206,7 +206,7 @@ describe('POST summarize_responses', () => {
 
     const first = await summarize(survey.id, '?question_id=q-open', {}, readKey);
     assert.equal(first.statusCode, 200, first.body);
-    assert.equal(first.headers['cache-control'], 'max-age=15');
+    assert.equal(first.headers['cache-control'], 'private, max-age=15');
     const body = first.json();
     assert.deepEqual(Object.keys(body).sort(), ['cached', 'content', 'generated_at', 'response_count', 'trace_id']);
     assert.equal(body.cached, false);

@@ -1,8 +1,9 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { notFound, permissionDenied } from '../../kernel/errors.ts';
+import { notFound, permissionDenied, scopedProjectsOnly } from '../../kernel/errors.ts';
+import { resolveOrganization } from '../organizations/service.ts';
 import type { Authenticator } from './authenticator.ts';
 import { checkCsrf } from './csrf.ts';
-import { principalCanReach, type Principal, type ProjectRef } from './principal.ts';
+import { projectRefusal, type Principal, type ProjectRef } from './principal.ts';
 import { scopesGrant, type Scope } from './scopes.ts';
 import { clearSessionCookies, sessionCookie } from './session-cookies.ts';
 
@@ -15,6 +16,11 @@ declare module 'fastify' {
     public?: boolean;
     /** The scope a personal API key needs; absent means any valid key. */
     scope?: Scope;
+    /**
+     * The route acts on the caller's own account (`/api/users/@me/`, personal API keys), not on an
+     * organization or a project: a key limited to projects or organizations may use it.
+     */
+    account?: boolean;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -38,8 +44,13 @@ function parseProjectParam(raw: string, principal: Principal): number | null {
 
 /**
  * Checks every non-public request in the contract's order: authentication (401; a key, else the
- * session cookie), CSRF for a session's writes (403), scope (403), project access (403), and only
- * then lets the route find its object (404).
+ * session cookie), CSRF for a session's writes (403), scope (403), then what the route is about:
+ * - `{project_id}`: the project exists (404) and the principal may reach it (403: not a member,
+ *   or outside the key's scoped projects or organizations);
+ * - `{organization_id}`: the organization is the user's (404) and the key may act on it (403);
+ * - anything else but the caller's own account: a key limited to projects is refused (403), as
+ *   PostHog refuses it every view that is not about one project;
+ * and only then lets the route find its object (404).
  */
 export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
   app.decorateRequest('principal', null, []);
@@ -59,12 +70,21 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
     if (config.scope && !scopesGrant(principal.scopes, config.scope)) {
       throw permissionDenied(`API key missing required scope '${config.scope}'`);
     }
-    const rawProject = (request.params as Record<string, string | undefined>).project_id;
-    if (rawProject === undefined) return;
-    const projectId = parseProjectParam(rawProject, principal);
-    const project = projectId === null ? null : await authenticator.project(projectId);
-    if (!project) throw notFound();
-    if (!principalCanReach(principal, project)) throw permissionDenied("You don't have access to the project.");
-    request.project = project;
+    const params = request.params as Record<string, string | undefined>;
+    if (params.project_id !== undefined) {
+      const projectId = parseProjectParam(params.project_id, principal);
+      const project = projectId === null ? null : await authenticator.project(projectId);
+      if (!project) throw notFound();
+      const refusal = projectRefusal(principal, project);
+      if (refusal) throw refusal;
+      request.project = project;
+      return;
+    }
+    if (config.account) return;
+    if (params.organization_id !== undefined) {
+      await resolveOrganization({ authenticator }, principal, params.organization_id);
+      return;
+    }
+    if (principal.scopedTeams?.length) throw scopedProjectsOnly();
   });
 }

@@ -1,3 +1,4 @@
+import { ApiError, organizationOutsideKey, permissionDenied, projectOutsideKey } from '../../kernel/errors.ts';
 import type { UserRow } from '../users/user-summary.ts';
 
 export interface Membership {
@@ -39,18 +40,25 @@ export interface ProjectRef {
   organizationId: string;
 }
 
+/**
+ * Why the principal may not reach the project, or null when it may: the user must be a member of
+ * its organization, and a key's `scoped_teams` and `scoped_organizations` (an empty list means
+ * "not narrowed") must hold it.
+ */
+export function projectRefusal(principal: Principal, project: ProjectRef): ApiError | null {
+  if (!principal.memberships.some((m) => m.organizationId === project.organizationId)) {
+    return permissionDenied("You don't have access to the project.");
+  }
+  if (principal.scopedTeams?.length && !principal.scopedTeams.includes(project.id)) return projectOutsideKey(project.id);
+  if (principal.scopedOrganizations?.length && !principal.scopedOrganizations.includes(project.organizationId)) {
+    return organizationOutsideKey(project.organizationId);
+  }
+  return null;
+}
+
 /** The project may be reached: the user is a member of its organization and the key's scoping allows it. */
 export function principalCanReach(principal: Principal, project: ProjectRef): boolean {
-  if (!principal.memberships.some((m) => m.organizationId === project.organizationId)) return false;
-  if (principal.scopedTeams && principal.scopedTeams.length > 0 && !principal.scopedTeams.includes(project.id)) return false;
-  if (
-    principal.scopedOrganizations &&
-    principal.scopedOrganizations.length > 0 &&
-    !principal.scopedOrganizations.includes(project.organizationId)
-  ) {
-    return false;
-  }
-  return true;
+  return projectRefusal(principal, project) === null;
 }
 
 export function membershipLevel(principal: Principal, organizationId: string): Membership['level'] | null {

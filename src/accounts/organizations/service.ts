@@ -1,6 +1,6 @@
 import type { AccountsDeps } from '../deps.ts';
 import { membershipLevel, type Membership, type Principal } from '../auth/principal.ts';
-import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
+import { notFound, organizationOutsideKey, permissionDenied, scopedProjectsOnly, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { listReachableProjects, type ProjectRow } from '../projects/store.ts';
 import { currentOrganizationId, keyIsNarrowed, keyReach, keyReachesOrganization, membershipLevelNumber } from './reach.ts';
@@ -62,15 +62,19 @@ export interface ResolvedOrganization {
 
 /**
  * An organization id from a path (`@current` or a UUID): 404 when it is malformed, unknown or
- * the user is not a member; 403 when the key's scoping keeps it out.
+ * the user is not a member; 403 for a key limited to projects (no organization-level route takes
+ * one) or to other organizations. The auth hook calls it for every route with `{organization_id}`.
  */
-export async function resolveOrganization(deps: Pick<AccountsDeps, 'authenticator'>, principal: Principal, raw: string): Promise<ResolvedOrganization> {
+export async function resolveOrganization(
+  deps: Pick<AccountsDeps, 'authenticator'>,
+  principal: Principal,
+  raw: string,
+): Promise<ResolvedOrganization> {
+  if (keyReach(principal).teams !== null) throw scopedProjectsOnly();
   const id = raw === '@current' ? await currentOrganizationId(principal, deps.authenticator) : isUuid(raw) ? raw.toLowerCase() : null;
   const level = id === null ? null : membershipLevel(principal, id);
   if (id === null || level === null) throw notFound();
-  if (!(await keyReachesOrganization(principal, id, deps.authenticator))) {
-    throw permissionDenied("You don't have access to the organization.");
-  }
+  if (!(await keyReachesOrganization(principal, id, deps.authenticator))) throw organizationOutsideKey(id);
   return { id, level };
 }
 

@@ -17,7 +17,7 @@ export function personalApiKeyRoutes(deps: AccountsDeps) {
     app.get(
       '/api/personal_api_keys',
       {
-        config: { scope: 'user:read' },
+        config: { scope: 'user:read', account: true },
         schema: {
           tags,
           summary: "List the caller's personal API keys (masked; the value is never shown again)",
@@ -35,7 +35,7 @@ export function personalApiKeyRoutes(deps: AccountsDeps) {
     app.post(
       '/api/personal_api_keys',
       {
-        config: { scope: '*' },
+        config: { scope: '*', account: true },
         schema: {
           tags,
           summary: 'Create a personal API key; its `value` is in this response only',
@@ -53,7 +53,7 @@ export function personalApiKeyRoutes(deps: AccountsDeps) {
       '/api/personal_api_keys/@current',
       {
         // No scope: any valid key may read itself (what PostHog's tools call to learn what a key may do).
-        config: {},
+        config: { account: true },
         schema: {
           tags,
           summary: 'The key this request is authenticated with (masked), whatever its scopes; 404 for a console session',
@@ -66,7 +66,7 @@ export function personalApiKeyRoutes(deps: AccountsDeps) {
     app.get(
       '/api/personal_api_keys/:id',
       {
-        config: { scope: 'user:read' },
+        config: { scope: 'user:read', account: true },
         schema: {
           tags,
           summary: 'Retrieve one of the caller\'s personal API keys (masked)',
@@ -80,7 +80,7 @@ export function personalApiKeyRoutes(deps: AccountsDeps) {
     app.delete(
       '/api/personal_api_keys/:id',
       {
-        config: { scope: '*' },
+        config: { scope: '*', account: true },
         schema: {
           tags,
           summary: 'Revoke one of the caller\'s personal API keys; it fails authentication at once',

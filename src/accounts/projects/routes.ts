@@ -92,10 +92,6 @@ export function projectRoutes(deps: AccountsDeps) {
           body: CreateProjectBody,
           response: { 201: CreatedProject },
         },
-        // The organization is checked (404/403) before the body is validated, as project access is.
-        onRequest: async (request) => {
-          await resolveOrganization(deps, request.principal, request.params.organization_id);
-        },
       },
       async (request, reply) => {
         const project = await createProject(deps, request.principal, request.body, request.params.organization_id);

@@ -1,7 +1,7 @@
 import type { AccountsDeps } from '../deps.ts';
 import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
-import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
+import { notFound, organizationOutsideKey, permissionDenied, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { MEMBERSHIP_LEVELS, projectAdminRefusal } from '../members/levels.ts';
 import { keyReach, keyReachesOrganization } from '../organizations/reach.ts';
@@ -75,15 +75,13 @@ async function organizationFromBody(deps: AccountsDeps, principal: Principal, ra
   if (level === null) {
     throw validationError(`Invalid pk "${raw}" - object does not exist.`, 'organization', 'does_not_exist');
   }
-  if (!(await keyReachesOrganization(principal, id, deps.authenticator))) {
-    throw permissionDenied("You don't have access to the organization.");
-  }
+  if (!(await keyReachesOrganization(principal, id, deps.authenticator))) throw organizationOutsideKey(id);
   return { id, level };
 }
 
 /**
  * Creates a project in the organization of the path, else the body's `organization`, else the
- * caller's current organization. Only admins and owners may; a key scoped to projects may not.
+ * caller's current organization. Only admins and owners may (a key scoped to projects never gets here: the auth hook refuses it).
  * The answer is the only one that ever carries the secret token in clear.
  */
 export async function createProject(
@@ -92,9 +90,6 @@ export async function createProject(
   body: CreateProjectBody,
   organizationParam?: string,
 ): Promise<Project> {
-  if (keyReach(principal).teams !== null) {
-    throw permissionDenied('This API key is limited to specific projects and cannot create new ones.');
-  }
   const organization =
     organizationParam !== undefined
       ? await resolveOrganization(deps, principal, organizationParam)

@@ -6,7 +6,7 @@ import { verifyPassword } from '../auth/passwords.ts';
 import { invalidCredentials, validationError } from '../../kernel/errors.ts';
 import { startSession, type StartedSession } from './service.ts';
 import { clearAccountFailures, consumeSignInToken, findLoginUser, recordFailure } from './store.ts';
-import { ensureNotThrottled, type ThrottleRule } from './throttle.ts';
+import { accountOfUnknown, accountOfUser, ensureNotThrottled, type ThrottleRule } from './throttle.ts';
 
 export interface LoginDeps {
   pool: Pool;
@@ -16,19 +16,19 @@ export interface LoginDeps {
 }
 
 /**
- * E-mail and password. Throttled per account and per address before any work; a wrong e-mail and
- * a wrong password get the same answer after the same work (a password is always verified, against
- * a dummy hash when there is no account or it has no password).
+ * E-mail and password. Throttled per account (the user PostgreSQL matched, else the address as it
+ * folded it) and per address before any hashing; a wrong e-mail and a wrong password get the same
+ * answer after the same work (a password is always verified, against a dummy hash when there is no
+ * account or it has no password).
  */
 export async function signInWithPassword(
   deps: LoginDeps,
   credentials: { email: string; password: string },
   address: string,
 ): Promise<StartedSession> {
-  const email = credentials.email.trim();
-  const key = { account: email.toLowerCase(), address };
+  const { user, folded } = await findLoginUser(deps.pool, credentials.email.trim());
+  const key = { account: user ? accountOfUser(user.id) : accountOfUnknown(folded), address };
   await ensureNotThrottled(deps.pool, key, deps.throttle);
-  const user = await findLoginUser(deps.pool, email);
   const matches = await verifyPassword(credentials.password, user?.password_hash ?? null);
   if (!user || !matches) {
     await deps.units.run(({ client }) => recordFailure(client, key, deps.throttle.windowMs));

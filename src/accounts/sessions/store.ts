@@ -56,9 +56,15 @@ export interface LoginUser {
   password_hash: string | null;
 }
 
-export async function findLoginUser(db: Queryable, email: string): Promise<LoginUser | null> {
-  const { rows } = await db.query<LoginUser>('SELECT id, password_hash FROM users WHERE lower(email) = lower($1)', [email]);
-  return rows[0] ?? null;
+/** The account the address names (PostgreSQL's `lower()` on both sides), and the address as that fold spells it. */
+export async function findLoginUser(db: Queryable, email: string): Promise<{ user: LoginUser | null; folded: string }> {
+  const { rows } = await db.query<{ id: number | null; password_hash: string | null; folded: string }>(
+    `SELECT u.id, u.password_hash, lower($1) AS folded
+       FROM (SELECT 1) AS one LEFT JOIN users u ON lower(u.email) = lower($1)`,
+    [email],
+  );
+  const row = rows[0];
+  return { user: row.id === null ? null : { id: row.id, password_hash: row.password_hash }, folded: row.folded };
 }
 
 export async function recordLogin(db: Queryable, userId: number): Promise<void> {

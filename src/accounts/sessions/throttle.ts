@@ -3,8 +3,8 @@ import { ThrottledError } from '../../kernel/errors.ts';
 import { readThrottle } from './store.ts';
 
 /**
- * Failed sign-ins allowed in a sliding window, per account (the e-mail as typed) and per client
- * address. The address allows more: several people may sign in from behind one address.
+ * Failed sign-ins allowed in a sliding window, per account and per client address. The address
+ * allows more: several people may sign in from behind one address.
  */
 export interface ThrottleRule {
   windowMs: number;
@@ -15,9 +15,19 @@ export interface ThrottleRule {
 export const DEFAULT_THROTTLE: ThrottleRule = { windowMs: 15 * 60_000, accountLimit: 10, addressLimit: 30 };
 
 export interface ThrottleKey {
+  /** `accountOfUser` or `accountOfUnknown`: never a spelling folded in JavaScript. */
   account: string;
   address: string;
 }
+
+/**
+ * The account an attempt counts against: the user PostgreSQL's lookup matched, whatever spelling
+ * of the address matched it (`KİKİ@…`, `kiki@…`), so no spelling escapes the account's count.
+ */
+export const accountOfUser = (userId: number) => `user:${userId}`;
+
+/** An address that matches no account, as PostgreSQL folded it for the lookup (`lower()`). */
+export const accountOfUnknown = (foldedEmail: string) => `email:${foldedEmail}`;
 
 /** 429 with Retry-After while the account or the address has used up its failures. */
 export async function ensureNotThrottled(db: Queryable, key: ThrottleKey, rule: ThrottleRule): Promise<void> {

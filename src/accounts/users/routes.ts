@@ -12,7 +12,7 @@ export function userRoutes(deps: AccountsDeps) {
     app.get(
       '/api/users/@me',
       {
-        config: { scope: 'user:read' },
+        config: { scope: 'user:read', account: true },
         schema: {
           tags: ['platform'],
           summary: 'The caller, with their current organization and project',
@@ -25,7 +25,7 @@ export function userRoutes(deps: AccountsDeps) {
     app.patch(
       '/api/users/@me',
       {
-        config: { scope: 'user:write' },
+        config: { scope: 'user:write', account: true },
         schema: {
           tags: ['platform'],
           summary: 'Change your name, e-mail or password',

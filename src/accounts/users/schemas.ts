@@ -29,6 +29,8 @@ export const UpdateMeBody = Type.Object({
   password: Type.Optional(
     Type.String({ maxLength: PASSWORD_MAX_LENGTH, description: 'A new password; needs `current_password` when one is set. Ends your other sessions.' }),
   ),
-  current_password: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH })),
+  current_password: Type.Optional(
+    Type.String({ maxLength: PASSWORD_MAX_LENGTH, description: 'Your password, when you change `password` or `email` and have one.' }),
+  ),
 });
 export type UpdateMeBody = Static<typeof UpdateMeBody>;

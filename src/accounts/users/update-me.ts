@@ -6,7 +6,7 @@ import { notFound, validationError } from '../../kernel/errors.ts';
 import { cleanName } from '../organizations/service.ts';
 import { endOtherSessionsOfUser } from '../sessions/service.ts';
 import { clearAccountFailures, recordFailure } from '../sessions/store.ts';
-import { ensureNotThrottled } from '../sessions/throttle.ts';
+import { accountOfUser, ensureNotThrottled } from '../sessions/throttle.ts';
 import { cleanEmail } from './email.ts';
 import { NAME_MAX_LENGTH, type Me, type UpdateMeBody } from './schemas.ts';
 import { me } from './service.ts';
@@ -15,13 +15,20 @@ import { findUser, findUserIdByEmail, updateProfile, type ProfileChanges, type U
 const emailTaken = () => validationError('There is already an account with this email address.', 'email', 'unique');
 
 /**
- * A new password needs the current one (when there is one); wrong guesses count toward sign-in
- * throttling, so a stolen session cannot try passwords faster than the sign-in page allows.
+ * A new password or e-mail address needs the current password (when one is set): a stolen
+ * session or key cannot take the account over. Wrong guesses count toward sign-in throttling, so
+ * they come no faster than the sign-in page allows.
  */
-async function checkCurrentPassword(deps: AccountsDeps, user: UserRecord, given: string | undefined, address: string): Promise<void> {
+async function checkCurrentPassword(
+  deps: AccountsDeps,
+  user: UserRecord,
+  given: string | undefined,
+  address: string,
+  changing: 'password' | 'email address',
+): Promise<void> {
   if (user.password_hash === null) return;
-  if (!given) throw validationError('This field is required when updating your password.', 'current_password', 'required');
-  const key = { account: user.email.toLowerCase(), address };
+  if (!given) throw validationError(`This field is required when updating your ${changing}.`, 'current_password', 'required');
+  const key = { account: accountOfUser(user.id), address };
   await ensureNotThrottled(deps.pool, key, deps.accounts.throttle);
   if (!(await verifyPassword(given, user.password_hash))) {
     await deps.units.run(({ client }) => recordFailure(client, key, deps.accounts.throttle.windowMs));
@@ -31,8 +38,9 @@ async function checkCurrentPassword(deps: AccountsDeps, user: UserRecord, given:
 }
 
 /**
- * `PATCH /api/users/@me/`: names, e-mail, password. A password change ends every other session of
- * the person (the one making the change stays signed in).
+ * `PATCH /api/users/@me/`: names, e-mail, password. A new e-mail address or password needs the
+ * current password; a password change ends every other session of the person (the one making the
+ * change stays signed in).
  */
 export async function updateMe(deps: AccountsDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
   const user = await findUser(deps.pool, principal.user.id);
@@ -46,8 +54,10 @@ export async function updateMe(deps: AccountsDeps, principal: Principal, body: U
     if (owner !== null && owner !== user.id) throw emailTaken();
     if (email !== user.email) changes.email = email;
   }
+  if (body.password !== undefined || changes.email !== undefined) {
+    await checkCurrentPassword(deps, user, body.current_password, address, body.password !== undefined ? 'password' : 'email address');
+  }
   if (body.password !== undefined) {
-    await checkCurrentPassword(deps, user, body.current_password, address);
     const attributes = [changes.email ?? user.email, changes.firstName ?? user.first_name, changes.lastName ?? user.last_name];
     checkPasswordStrength(body.password, attributes);
     changes.passwordHash = await hashPassword(body.password);

@@ -45,9 +45,6 @@ export function flagCopyRoutes(deps: FlagDeps) {
           body: CopyBody,
           response: { 200: CopyResponse },
         },
-        onRequest: async (request) => {
-          await resolveOrganization(deps, request.principal, (request.params as { organization_id: string }).organization_id);
-        },
       },
       async (request, reply) => {
         const organization = await resolveOrganization(deps, request.principal, request.params.organization_id);

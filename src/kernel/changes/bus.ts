@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../../db/pool.ts';
+import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { changeNoticeLag } from '../metrics/metrics.ts';
 
@@ -49,6 +49,18 @@ const DEFAULTS = {
 export function reconnectDelay(attempt: number, initialMs: number, maxMs: number, random = Math.random): number {
   const ceiling = Math.min(maxMs, initialMs * 2 ** Math.min(attempt - 1, 30));
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+/**
+ * The notices of `changes`, sent on `client`'s transaction: every listening process hears them
+ * once it commits. `origin` names the sender (a process ignores its own). Start-up work, which
+ * runs before any bus, tells the serving processes of its changes this way.
+ */
+export async function notifyChanges(client: Queryable, changes: readonly Change[], origin: string): Promise<void> {
+  const at = Date.now();
+  const envelopes = changes.map((change) => JSON.stringify({ origin, change, at } satisfies Envelope));
+  if (envelopes.length === 1) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, envelopes[0]]);
+  else await client.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
 }
 
 /**
@@ -104,10 +116,7 @@ export class ChangeBus {
   /** Several changes in one statement (a write that touched many objects). */
   async publishAll(unit: UnitOfWork, changes: readonly Change[]): Promise<void> {
     if (changes.length === 0) return;
-    const at = Date.now();
-    const envelopes = changes.map((change) => JSON.stringify({ origin: this.origin, change, at } satisfies Envelope));
-    if (envelopes.length === 1) await unit.client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, envelopes[0]]);
-    else await unit.client.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
+    await notifyChanges(unit.client, changes, this.origin);
     unit.afterCommit(() => {
       for (const change of changes) this.hear(change);
     });

@@ -47,7 +47,7 @@ export function surveySummaryRoutes(deps: Kernel) {
           questionIndex: parseQuestionIndex(request.query.question_index),
           forceRefresh: request.body?.force_refresh === true,
         });
-        reply.header('cache-control', 'max-age=15');
+        reply.header('cache-control', 'private, max-age=15');
         return result;
       },
     );

@@ -2764,6 +2764,7 @@ export interface operations {
                     email?: string;
                     /** @description A new password; needs `current_password` when one is set. Ends your other sessions. */
                     password?: string;
+                    /** @description Your password, when you change `password` or `email` and have one. */
                     current_password?: string;
                 };
             };

@@ -82,7 +82,7 @@ export function SignupPage({ inviteId }: { inviteId: string }) {
         <Field label="First name" error={fieldError(error, 'first_name')}>
           {(control) => <Input {...control} name="first_name" autoComplete="given-name" value={name} onChange={(e) => setFirstName(e.target.value)} />}
         </Field>
-        <Field label="Password" hint="At least 8 characters, not a common password." error={fieldError(error, 'password')}>
+        <Field label="Password" hint="At least 8 characters and hard to guess: a few uncommon words work well." error={fieldError(error, 'password')}>
           {(control) => (
             <Input {...control} type="password" name="password" autoComplete="new-password" value={password} onChange={(e) => setPassword(e.target.value)} />
           )}

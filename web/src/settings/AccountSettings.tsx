@@ -28,14 +28,19 @@ function ProfileForm() {
   const [firstName, setFirstName] = useState(me.first_name);
   const [lastName, setLastName] = useState(me.last_name);
   const [email, setEmail] = useState(me.email);
-  const update = useUpdateMe(() => {});
+  const [current, setCurrent] = useState('');
+  const update = useUpdateMe(() => setCurrent(''));
+  const emailChanged = email.trim() !== me.email;
+  // A new address needs the current password (when there is one): a stolen session cannot take the account.
+  const asksPassword = emailChanged && me.has_password !== false;
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    update.mutate({ first_name: firstName, last_name: lastName, email: email.trim() });
+    update.mutate({ first_name: firstName, last_name: lastName, email: email.trim(), ...(asksPassword ? { current_password: current } : {}) });
   };
   const error = update.error;
-  const placed = fieldError(error, 'first_name') || fieldError(error, 'last_name') || fieldError(error, 'email');
-  const changed = firstName !== me.first_name || lastName !== me.last_name || email.trim() !== me.email;
+  const placed =
+    fieldError(error, 'first_name') || fieldError(error, 'last_name') || fieldError(error, 'email') || fieldError(error, 'current_password');
+  const changed = firstName !== me.first_name || lastName !== me.last_name || emailChanged;
   return (
     <Card title="Your details">
       <form className="stack" onSubmit={onSubmit} noValidate>
@@ -50,6 +55,13 @@ function ProfileForm() {
           <Field label="E-mail" error={fieldError(error, 'email')} hint="You sign in with it.">
             {(control) => <Input {...control} type="email" autoComplete="email" value={email} onChange={(event) => setEmail(event.target.value)} />}
           </Field>
+          {asksPassword ? (
+            <Field label="Current password" error={fieldError(error, 'current_password')} hint="Needed to change your e-mail address.">
+              {(control) => (
+                <Input {...control} type="password" autoComplete="current-password" value={current} onChange={(event) => setCurrent(event.target.value)} />
+              )}
+            </Field>
+          ) : null}
         </div>
         <div className="form-actions">
           <Button type="submit" variant="primary" loading={update.isPending} disabled={!changed}>
@@ -87,7 +99,7 @@ function PasswordForm() {
               {(control) => <Input {...control} type="password" autoComplete="current-password" value={current} onChange={(event) => setCurrent(event.target.value)} />}
             </Field>
           ) : null}
-          <Field label="New password" hint="At least 8 characters, not a common password. Your other sessions end." error={fieldError(error, 'password')}>
+          <Field label="New password" hint="At least 8 characters and hard to guess: a few uncommon words work well. Your other sessions end." error={fieldError(error, 'password')}>
             {(control) => <Input {...control} type="password" autoComplete="new-password" value={password} onChange={(event) => setPassword(event.target.value)} />}
           </Field>
         </div>
