@@ -107,12 +107,6 @@ function readContexts(value: unknown): string[] | null {
   return value.filter((tag): tag is string => typeof tag === 'string').map((tag) => tag.trim().toLowerCase());
 }
 
-/** The project token: `token` or `api_key` in the body, else in the query string. */
-export function readToken(payload: unknown, rawQuery: Record<string, unknown>): string | null {
-  const body = isObject(payload) ? payload : {};
-  return idText(body.token) ?? idText(body.api_key) ?? idText(firstValue(rawQuery.token)) ?? idText(firstValue(rawQuery.api_key));
-}
-
 /** The rest of the request, read once the token is known (an unknown token is a 401 whatever else is wrong). */
 export function readFlagsRequest(payload: unknown, query: FlagsQuery): FlagsRequest {
   if (!isObject(payload)) throw validationError('The request body must be a JSON object.', null);
