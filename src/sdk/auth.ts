@@ -1,5 +1,5 @@
 /**
- * Who may call the SDK endpoints (CONTRACT §2, §4; reference §5.10):
+ * Who may call the SDK endpoints:
  *
  * - `/flags`, `/decide`, OFREP: the project token (`phc_…`); none → 401 `not_authenticated`,
  *   unknown → 401 `authentication_failed`.

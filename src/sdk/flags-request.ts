@@ -1,5 +1,5 @@
 /**
- * What `POST /flags` and `POST /decide` ask (reference §7.1, sdk-contract §3.1b), read from the
+ * What `POST /flags` and `POST /decide` ask, read from the
  * decoded body and the query string. Wrong shapes are 400s naming the field; unknown fields are
  * ignored (SDKs send more than is used here: geoip_disable, timezone, …).
  */

@@ -1,5 +1,5 @@
 /**
- * The truth test (CONTRACT §4): the real posthog-node, evaluating LOCALLY from our definitions
+ * The truth test: the real posthog-node, evaluating LOCALLY from our definitions
  * endpoints, must agree with our `POST /flags?v=2` for every flag and every generated person.
  *
  * For each SDK version (current posthog-node polls `/flags/definitions`; 5.29.3 polls
@@ -130,7 +130,7 @@ function apiFriendly(filters: FlagFilters): FlagFilters {
   };
 }
 
-/** Per-condition aggregation (mixed person and group targeting, PostHog V-C): the API refuses group properties in a person flag. */
+/** Per-condition aggregation (mixed person and group targeting, as PostHog's newest engine has it): the API refuses group properties in a person flag. */
 const INSERTED_DIRECTLY = new Set(['mixed-aggregation']);
 
 async function insertFlagRow(projectId: number, body: Json): Promise<number> {

@@ -1,7 +1,7 @@
 /**
- * Flag definitions for local evaluation (reference §5.10, sdk-contract §3.1a):
+ * Flag definitions for local evaluation:
  * `GET /flags/definitions` (posthog-node ≥ 5.29.4), `GET /api/feature_flag/local_evaluation`
- * (older SDKs) and the seed's `GET /api/projects/{project_id}/feature_flags/local_evaluation`.
+ * (older SDKs) and the project's `GET /api/projects/{project_id}/feature_flags/local_evaluation`.
  *
  * Served from the project's cached view: the JSON and its ETag are rendered once per change, so a
  * poll costs no query. `If-None-Match` naming the current ETag → 304 with no body.

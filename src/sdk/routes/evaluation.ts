@@ -1,7 +1,7 @@
 /**
  * `POST /flags/` and `POST /decide/`: every flag of the project evaluated for one person, for the
- * SDKs (reference §7.1, sdk-contract §3.1b). Authenticated by the project token; bodies as
- * ingestion reads them (JSON, gzip, base64, forms). See docs/sdk.md.
+ * SDKs. Authenticated by the project token (the public surface reads it); bodies as ingestion
+ * reads them (JSON, gzip, base64, forms). See docs/sdk.md.
  */
 import type { FastifyInstance } from 'fastify';
 import { sendJson } from '../../kernel/http/send-json.ts';

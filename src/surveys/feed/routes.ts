@@ -1,5 +1,5 @@
 /**
- * What posthog-js reads to show surveys (reference §5.9, sdk-contract §3.2), public and open to
+ * What posthog-js reads to show surveys, public and open to
  * every origin:
  *
  * - `GET /api/surveys/?token=<phc_…>`: the project's feed, rendered once per change (SurveyFeedCache),
