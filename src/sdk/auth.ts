@@ -1,8 +1,8 @@
 /**
  * Who may call the SDK endpoints:
  *
- * - `/flags`, `/decide`, OFREP: the project token (`phc_…`); none → 401 `not_authenticated`,
- *   unknown → 401 `authentication_failed`.
+ * - `/flags`, `/decide`, OFREP: the project token (`phc_…`), checked by the public surface
+ *   (src/public/) before the handler runs.
  * - Flag definitions (`/flags/definitions`, `/api/feature_flag/local_evaluation`, the project's
  *   `local_evaluation`): `Authorization: Bearer` with either
  *   - a personal API key (`phx_…`) with `feature_flag:read`; the project is the path's, else the
