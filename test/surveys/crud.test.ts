@@ -15,6 +15,7 @@ import {
   surveysUrl,
   type Json,
 } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const COMMON_KEYS = [
   'id', 'name', 'description', 'type', 'schedule', 'linked_flag', 'targeting_flag', 'internal_targeting_flag',
@@ -179,10 +180,7 @@ describe('create', () => {
     await listener.query('LISTEN bellwether_changes');
     try {
       const written = await createSurvey(t, { name: 'Notice' });
-      const deadline = Date.now() + 3000;
-      while (!heard.some((c) => c.kind === 'survey' && c.id === written.id) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+      await eventually('the survey notice', async () => heard.some((c) => c.kind === 'survey' && c.id === written.id));
       assert.ok(heard.some((c) => c.kind === 'survey' && c.id === written.id && c.projectId === t.projectId), JSON.stringify(heard));
       assert.ok(heard.some((c) => c.kind === 'flag'), 'the internal flag is announced too');
     } finally {
