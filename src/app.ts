@@ -10,6 +10,7 @@ import { taxonomy } from './events/taxonomy/plugin.ts';
 import { flags } from './flags/plugin.ts';
 import { createServer, kernel, type KernelOptions, type ServerOptions } from './kernel/plugin.ts';
 import { openApi } from './openapi/plugin.ts';
+import { publicSurface } from './public/plugin.ts';
 import { sdk, type SdkOptions } from './sdk/plugin.ts';
 import { surveys, type SurveysOptions } from './surveys/plugin.ts';
 
@@ -28,6 +29,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(kernel, options);
   await app.register(openApi);
   await app.register(accounts, options);
+  await app.register(publicSurface);
   await app.register(flags);
   await app.register(cohorts);
   await app.register(dashboards);

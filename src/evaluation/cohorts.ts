@@ -1,6 +1,6 @@
 /**
- * Cohort conditions (`{type: "cohort", key: "id", value: <cohort id>, operator: "in" | "not_in"}`,
- * reference §6.4). A dynamic cohort is its property groups, evaluated against the same properties
+ * Cohort conditions (`{type: "cohort", key: "id", value: <cohort id>, operator: "in" | "not_in"}`).
+ * A dynamic cohort is its property groups, evaluated against the same properties
  * as the condition: `AND`/`OR` groups nested to any depth (`property` reads as `AND`), `negation`
  * on a property inverts it, and a property may itself be a cohort (recursively) or a flag
  * dependency. An empty group `{}` and an `AND` without values hold; an `OR` without values does not

@@ -1,5 +1,5 @@
 /**
- * Dates for `is_date_before` / `is_date_after` / `is_date_exact` (reference §6.3).
+ * Dates for `is_date_before` / `is_date_after` / `is_date_exact`.
  *
  * Condition values: a relative date (`-30d`, `6h`, `2w`, `3m`, `1y`; number below 10000) counted back
  * from `now` in UTC, else an absolute date. Months and years step back the way current posthog-node

@@ -1,6 +1,6 @@
 /**
  * Flag dependencies (`{type: "flag", key: <flag id, or key once rewritten for SDKs>, value,
- * operator: "flag_evaluates_to"}`, reference §2.5, §5.10, §6.5).
+ * operator: "flag_evaluates_to"}`).
  */
 import type { EvaluationFlag, FlagProperty } from './types.ts';
 import { looseText } from './values.ts';

@@ -1,5 +1,5 @@
 /**
- * The flag evaluation engine (CONTRACT §4, reference §6): one flag, or every flag of a project for
+ * The flag evaluation engine: one flag, or every flag of a project for
  * one person, with no I/O. The order for one flag:
  *
  * 1. Inactive → false, `flag_disabled`.

@@ -1,5 +1,5 @@
 /**
- * Bucketing (reference §6.1): sha1 of `${flagKey}.${identifier}${salt}`, the first 15 hex digits
+ * Bucketing: sha1 of `${flagKey}.${identifier}${salt}`, the first 15 hex digits
  * read as an integer and divided by 2^60 − 1. The integer is rounded to a double exactly once, as
  * Python's int → float and posthog-node's parseInt do (sha1.ts).
  */

@@ -1,5 +1,5 @@
 /**
- * One property condition against one property bag (reference §6.3, CONTRACT §9 "Evaluation").
+ * One property condition against one property bag.
  *
  * Where PostHog's flags service and current posthog-node disagree, posthog-node wins, so that
  * local and remote evaluation answer alike; where posthog-node cannot decide (it asks the server),

@@ -1,4 +1,4 @@
-/** Evaluation reasons: their descriptions, and which non-match reason a flag reports (reference §6.2, §7.1). */
+/** Evaluation reasons: their descriptions, and which non-match reason a flag reports. */
 import type { FlagReason, ReasonCode } from './types.ts';
 
 /**

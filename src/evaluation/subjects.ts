@@ -1,6 +1,5 @@
 /**
- * Who is being evaluated: the identifier that is hashed, and the properties conditions read
- * (reference §6.1, §6.6).
+ * Who is being evaluated: the identifier that is hashed, and the properties conditions read.
  *
  * - Person: the distinct id; the flag's hash-key override when it has experience continuity and
  *   the caller knows one; with `bucketing_identifier: "device_id"` the device id (the request's

@@ -7,7 +7,7 @@ import type { FlagFilters, FlagProperty } from '../targeting/types.ts';
 
 export type { FlagFilters, FlagGroup, FlagProperty, FlagVariant } from '../targeting/types.ts';
 
-/** A flag as the engine needs it (the columns of reference §1.3 that matter for evaluation). */
+/** A flag as the engine needs it (the columns of a feature flag that matter for evaluation). */
 export interface EvaluationFlag {
   id: number;
   key: string;

@@ -45,6 +45,18 @@ export const notAuthenticated = () =>
 export const authenticationFailed = (detail = 'Personal API key found in request Authorization header is invalid.') =>
   new ApiError(401, 'authentication_error', 'authentication_failed', detail);
 
+/** A method the path does not offer; the caller sets `Allow`. */
+export const methodNotAllowed = (method: string) =>
+  new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${method}" not allowed.`);
+
+/** No project token on a request to a public endpoint (PostHog's words). */
+export const projectTokenMissing = () =>
+  new ApiError(401, 'authentication_error', 'not_authenticated', 'API key not provided. You can find your project API key in PostHog project settings.');
+
+/** A project token that names no project (PostHog's words). */
+export const projectTokenUnknown = () =>
+  new ApiError(401, 'authentication_error', 'authentication_failed', 'Project API key invalid. You can find your project API key in PostHog project settings.');
+
 export const permissionDenied = (detail = 'You do not have permission to perform this action.') =>
   new ApiError(403, 'authentication_error', 'permission_denied', detail);
 

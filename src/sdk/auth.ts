@@ -1,8 +1,8 @@
 /**
- * Who may call the SDK endpoints (CONTRACT §2, §4; reference §5.10):
+ * Who may call the SDK endpoints:
  *
- * - `/flags`, `/decide`, OFREP: the project token (`phc_…`); none → 401 `not_authenticated`,
- *   unknown → 401 `authentication_failed`.
+ * - `/flags`, `/decide`, OFREP: the project token (`phc_…`), checked by the public surface
+ *   (src/public/) before the handler runs.
  * - Flag definitions (`/flags/definitions`, `/api/feature_flag/local_evaluation`, the project's
  *   `local_evaluation`): `Authorization: Bearer` with either
  *   - a personal API key (`phx_…`) with `feature_flag:read`; the project is the path's, else the
@@ -12,16 +12,16 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../db/pool.ts';
-import type { ProjectTokens } from '../events/ingestion/tokens.ts';
+import type { ProjectTokens } from '../public/tokens.ts';
 import type { Authenticator } from '../accounts/auth/authenticator.ts';
-import { bearerToken } from '../accounts/auth/authenticator.ts';
+import { bearerToken } from '../kernel/http/bearer.ts';
 import { currentProjectId } from '../accounts/auth/hook.ts';
 import { hashesEqual, hashSecret } from '../accounts/auth/keys.ts';
 import { projectRefusal } from '../accounts/auth/principal.ts';
 import { scopesGrant } from '../accounts/auth/scopes.ts';
 import { BoundedCache } from '../kernel/bounded-cache.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
-import { ApiError, authenticationFailed, notAuthenticated, notFound, permissionDenied } from '../kernel/errors.ts';
+import { authenticationFailed, notAuthenticated, notFound, permissionDenied, projectTokenUnknown } from '../kernel/errors.ts';
 import { findProjectBySecretHash } from './store.ts';
 
 export const SECRET_TOKEN_PREFIX = 'phs_';
@@ -29,17 +29,6 @@ const INT32_MAX = 2147483647;
 const TTL_MS = 5_000;
 const MAX_ENTRIES = 10_000;
 const MAX_TOKEN_LENGTH = 200;
-
-export const projectTokenMissing = () =>
-  new ApiError(
-    401,
-    'authentication_error',
-    'not_authenticated',
-    'API key is missing: send the project token (phc_…) as "token" or "api_key" in the body, or as the "token" query parameter.',
-  );
-
-export const projectTokenUnknown = () =>
-  new ApiError(401, 'authentication_error', 'authentication_failed', 'Project API key invalid: no project has this token.');
 
 function firstText(value: unknown): string | null {
   const first = Array.isArray(value) ? value[0] : value;
@@ -61,14 +50,6 @@ export class SdkAuth {
       if (change.kind === 'project' || change.kind === 'auth') this.clearSecrets();
     });
     bus.onResync(() => this.clearSecrets());
-  }
-
-  /** The project of a public project token. */
-  async projectOfToken(token: string | null): Promise<number> {
-    if (token === null) throw projectTokenMissing();
-    const projectId = await this.tokens.projectId(token);
-    if (projectId === null) throw projectTokenUnknown();
-    return projectId;
   }
 
   /**

@@ -1,5 +1,5 @@
 /**
- * The flag definitions server SDKs evaluate locally (reference §5.10, sdk-contract §3.1a):
+ * The flag definitions server SDKs evaluate locally:
  * `{flags, group_type_mapping, cohorts}`.
  *
  * - Flags: every live flag, inactive ones included, except remote-configuration flags; PostHog's
@@ -38,7 +38,7 @@ export function sdkRuntime(runtime: string): string {
   return runtime === 'both' ? 'all' : runtime;
 }
 
-/** PostHog's minimal flag serializer (reference §1.3): the flag summary surveys and SDKs show, with these filters. */
+/** PostHog's minimal flag serializer: the flag summary surveys and SDKs show, with these filters. */
 export function minimalFlagFields(record: FlagRecord, filters: FlagFilters) {
   return {
     id: record.id,

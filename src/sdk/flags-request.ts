@@ -1,5 +1,5 @@
 /**
- * What `POST /flags` and `POST /decide` ask (reference §7.1, sdk-contract §3.1b), read from the
+ * What `POST /flags` and `POST /decide` ask, read from the
  * decoded body and the query string. Wrong shapes are 400s naming the field; unknown fields are
  * ignored (SDKs send more than is used here: geoip_disable, timezone, …).
  */
@@ -105,12 +105,6 @@ function readRuntime(value: unknown): Runtime | null {
 function readContexts(value: unknown): string[] | null {
   if (!Array.isArray(value)) return null;
   return value.filter((tag): tag is string => typeof tag === 'string').map((tag) => tag.trim().toLowerCase());
-}
-
-/** The project token: `token` or `api_key` in the body, else in the query string. */
-export function readToken(payload: unknown, rawQuery: Record<string, unknown>): string | null {
-  const body = isObject(payload) ? payload : {};
-  return idText(body.token) ?? idText(body.api_key) ?? idText(firstValue(rawQuery.token)) ?? idText(firstValue(rawQuery.api_key));
 }
 
 /** The rest of the request, read once the token is known (an unknown token is a 401 whatever else is wrong). */

@@ -28,7 +28,7 @@ declare module 'fastify' {
   }
 }
 
-export const sdk = defineArea<SdkOptions>('sdk', ['kernel', 'accounts', 'flags', 'ingestion'], async (app, options) => {
+export const sdk = defineArea<SdkOptions>('sdk', ['kernel', 'public', 'accounts', 'flags', 'ingestion'], async (app, options) => {
   const { pool, bus } = app.kernel;
   const deps: SdkDeps = {
     pool,

@@ -1,5 +1,5 @@
 /**
- * The answers of `/flags` and `/decide` by version (reference §7.1, sdk-contract §3.1b):
+ * The answers of `/flags` and `/decide` by version:
  *
  * - `/flags?v=2` (any v ≥ 2) and `/decide?v=4` (v ≥ 4): the detail map `{flags: {key: {key,
  *   enabled, variant, reason, metadata}}, errorsWhileComputingFlags, requestId, evaluatedAt}`.

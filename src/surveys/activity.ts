@@ -1,4 +1,4 @@
-/** The activity log of surveys (reference §5.1): created, updated (field changes plus the targeting flag's), deleted. */
+/** The activity log of surveys: created, updated (field changes plus the targeting flag's), deleted. */
 import type { Queryable } from '../db/pool.ts';
 import { diffChanges, type Change } from '../accounts/activity/changes.ts';
 import { recordActivity } from '../accounts/activity/store.ts';

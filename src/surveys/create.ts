@@ -47,7 +47,7 @@ export interface CreateOptions {
  * `targeting_flag_filters`, or an existing flag by `targeting_flag_id`), the internal targeting
  * flag, the sampling flag when daily limits exist, the activity entry and the change notice.
  * Unlike PostHog, a targeting flag created here is active when the survey is launched in this same
- * write (CONTRACT §5).
+ * write.
  */
 export async function createSurveyIn(
   unit: UnitOfWork,

@@ -7,7 +7,7 @@ import type { SurveyWriteDeps } from './write.ts';
 
 /**
  * DELETE: the survey row goes (its archived responses with it); the targeting, internal and
- * sampling flags are soft-deleted (CONTRACT §9: readable by id with `deleted: true`, gone from
+ * sampling flags are soft-deleted (readable by id with `deleted: true`, gone from
  * lists; PostHog hard-deletes the first two and leaves the sampling flag orphaned); the linked
  * flag is never touched. One transaction, with the `deleted` activity entry.
  */

@@ -1,5 +1,5 @@
 import type { Authenticator } from '../accounts/auth/authenticator.ts';
-import type { ProjectTokens } from '../events/ingestion/tokens.ts';
+import type { ProjectTokens } from '../public/tokens.ts';
 import type { FlagCache } from '../flags/cache.ts';
 import type { Kernel } from '../kernel/deps.ts';
 

@@ -1,5 +1,5 @@
 /**
- * `POST {id}/duplicate_to_projects` (reference §5.6, CONTRACT §5/§9): a draft copy of the survey in
+ * `POST {id}/duplicate_to_projects`: a draft copy of the survey in
  * every target project, all in ONE transaction — any failure leaves no copy and no flag anywhere,
  * and the error names the target that failed.
  *
@@ -53,7 +53,7 @@ export function parseTargets(body: DuplicateBody): number[] {
   return ids;
 }
 
-/** Every target is a project the key may reach (CONTRACT §9); else 400 naming the first that is not. */
+/** Every target is a project the key may reach; else 400 naming the first that is not. */
 async function checkReach(targets: number[], principal: Principal, authenticator: Authenticator): Promise<void> {
   for (const id of targets) {
     const project = await authenticator.project(id);
@@ -69,7 +69,7 @@ function stamp(now: Date): string {
 }
 
 /**
- * The copy's body (§5.6): name with the duplication time; description, type, appearance,
+ * The copy's body: name with the duplication time; description, type, appearance,
  * responses_limit, iterations, schedule and partial responses copied; questions without their ids;
  * conditions without linkedFlagVariant, actions and events; always a draft, not archived. Flags,
  * sampling settings, translations, iframe embedding and insights are not copied.

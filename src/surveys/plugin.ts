@@ -22,7 +22,7 @@ export interface SurveysOptions {
   surveyJobsIntervalMs?: number;
 }
 
-export const surveys = defineArea<SurveysOptions>('surveys', ['kernel', 'accounts', 'flags', 'ingestion'], async (app, options) => {
+export const surveys = defineArea<SurveysOptions>('surveys', ['kernel', 'public', 'accounts', 'flags', 'ingestion'], async (app, options) => {
   const deps: SurveyDeps = { ...app.kernel, flagCache: app.flagCache, projectTokens: app.projectTokens, authenticator: app.authenticator };
   const jobs = new SurveyJobs(deps, { log: app.log, intervalMs: options.surveyJobsIntervalMs ?? 0 });
   app.decorate('surveyJobs', jobs);

@@ -1,4 +1,4 @@
-/** The two answers of a survey (reference §1.2): the read shape (list, retrieve) and the write shape (POST, PATCH). */
+/** The two answers of a survey: the read shape (list, retrieve) and the write shape (POST, PATCH). */
 import type { ProjectFlags } from '../flags/cache.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import type { Membership } from '../accounts/auth/principal.ts';
@@ -92,7 +92,7 @@ export function presentSurvey(survey: SurveyRecord, flags: FlagSource, viewer: S
 
 /**
  * The POST/PATCH answer: the read shape without linked_flag_id, linked_insight_id,
- * feature_flag_keys and user_access_level, echoing the seed's write-only fields: the survey's
+ * feature_flag_keys and user_access_level, echoing the write-only fields: the survey's
  * targeting flag id and filters as now stored, `remove_targeting_flag` as sent (else null), and
  * `_create_in_folder`.
  */

@@ -44,7 +44,7 @@ export interface SurveyRecord {
   question_summaries: unknown;
 }
 
-/** The event names a survey's responses travel as (reference §6). */
+/** The event names a survey's responses travel as. */
 export const SURVEY_SHOWN = 'survey shown';
 export const SURVEY_DISMISSED = 'survey dismissed';
 export const SURVEY_SENT = 'survey sent';

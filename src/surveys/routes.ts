@@ -37,7 +37,7 @@ function viewerOf(request: FastifyRequest): SurveyViewer {
   return { userId: request.principal.user.id, organizationLevel: membershipLevel(request.principal, request.project.organizationId) };
 }
 
-/** CRUD, search, activity (seed 1–6, 14) and duplicate_to_projects (8). Answers are sent as JSON text; the schemas document them. */
+/** CRUD, search, activity and duplicate_to_projects. Answers are sent as JSON text; the schemas document them. */
 export function surveyRoutes(deps: SurveyDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {

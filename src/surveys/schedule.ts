@@ -1,5 +1,5 @@
 /**
- * The lifecycle fields a survey recomputes on every save (reference §4.2, §4.3), as pure functions:
+ * The lifecycle fields a survey recomputes on every save, as pure functions:
  * create, update, duplicate and the periodic jobs all call them.
  */
 import { validationError } from '../kernel/errors.ts';
@@ -16,7 +16,7 @@ export type IterationInput = Pick<
 export type IterationFields = Pick<SurveyRecord, 'iteration_start_dates' | 'current_iteration' | 'current_iteration_start_date'>;
 
 /**
- * §4.2 "on every save": no count or frequency (null or 0) → `[]` and no current iteration; no
+ * On every save: no count or frequency (null or 0) → `[]` and no current iteration; no
  * `start_date` → start dates null (current iteration kept); else one start date per iteration from
  * `start_date` (time of day kept), and iteration 1 starting at `start_date` when none is current.
  */
@@ -42,7 +42,7 @@ export function iterationFields(survey: IterationInput): IterationFields {
 }
 
 /**
- * The PATCH quirk of §4.2: a body with `iteration_count` also sets `iteration_frequency_days` to the
+ * PostHog's PATCH quirk: a body with `iteration_count` also sets `iteration_frequency_days` to the
  * body's value, so leaving it out clears it (and with it the iteration data).
  */
 export function patchedIterationFrequency(body: { iteration_count?: unknown; iteration_frequency_days?: number | null }, stored: number | null): number | null {
@@ -50,7 +50,7 @@ export function patchedIterationFrequency(body: { iteration_count?: unknown; ite
   return body.iteration_frequency_days !== undefined ? body.iteration_frequency_days : stored;
 }
 
-/** §2.7: a recurring survey cannot be cut below the iteration it is in. Call inside the update's transaction. */
+/** A recurring survey cannot be cut below the iteration it is in. Call inside the update's transaction. */
 export function checkRecurrenceChange(iterationCountSent: number | null | undefined, currentIteration: number | null): void {
   if (iterationCountSent === undefined || iterationCountSent === null) return;
   if (currentIteration !== null && iterationCountSent > 0 && currentIteration > iterationCountSent) {
@@ -76,7 +76,7 @@ export type SamplingInput = Pick<
 const INTERVAL_DAYS: Record<string, number> = { day: 1, week: 7, month: 30 };
 
 /**
- * §4.3 "on every save": the daily schedule, or null when there is no interval type, no (or a zero)
+ * On every save: the daily schedule, or null when there is no interval type, no (or a zero)
  * limit or interval, or no sampling start date. One entry per day over interval × (1, 7 or 30)
  * days; the cumulative limit grows by limit ÷ days, plus one on each of the first limit mod days
  * days; the rollout is 100 × (d + 1) / days rounded to 2 decimals, the last day 100.

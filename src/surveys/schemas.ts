@@ -133,7 +133,7 @@ export const SurveyResponse = Type.Object({
 });
 export type SurveyResponse = Static<typeof SurveyResponse>;
 
-/** The POST 201 and PATCH 200 answers (SurveySerializerCreateUpdateOnly), echoing the seed's write-only fields. */
+/** The POST 201 and PATCH 200 answers (SurveySerializerCreateUpdateOnly), echoing the write-only fields. */
 export const SurveyWriteResponse = Type.Object({
   ...commonFields,
   targeting_flag_id: Nullable(Type.Integer()),

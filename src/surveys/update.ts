@@ -44,9 +44,9 @@ export interface UpdateRequest {
 }
 
 /**
- * PATCH, in one transaction (so the §2.7 recurrence check or any later failure leaves nothing
+ * PATCH, in one transaction (so the recurrence check (not below the current iteration) or any later failure leaves nothing
  * half-done): the survey's fields and save-time fields; `remove_targeting_flag` soft-deletes the
- * targeting flag (CONTRACT §9); `targeting_flag_id` attaches an existing flag of the project;
+ * targeting flag; `targeting_flag_id` attaches an existing flag of the project;
  * `targeting_flag_filters` are merged over the targeting flag's (`{...old, ...new}`) or create it;
  * the targeting and internal flags follow `start_date && !end_date && !archived`; the internal
  * flag's filters are rewritten (merged) every time; the sampling flag is created once daily limits

@@ -19,7 +19,7 @@ import { isPlainObject } from './validation/python.ts';
 /** What a survey write needs: the database, change notices and the flag cache. */
 export type SurveyWriteDeps = FlagWriteDeps;
 
-/** The defaults of a new survey (reference §1.1), before the body is applied. */
+/** The defaults of a new survey, before the body is applied. */
 export function newSurveyValues(): SurveyValues {
   return {
     name: '',
@@ -109,7 +109,7 @@ export function applyBody(values: SurveyValues, body: SurveyWriteBody): SurveyVa
   return next;
 }
 
-/** A question without an `id` gets a uuid4 string; client ids are kept (reference §1.1). */
+/** A question without an `id` gets a uuid4 string; client ids are kept. */
 export function withQuestionIds(questions: unknown): unknown {
   if (!Array.isArray(questions)) return questions;
   return questions.map((question) =>
@@ -119,7 +119,7 @@ export function withQuestionIds(questions: unknown): unknown {
   );
 }
 
-/** The pre-save hook (reference §1.1): iteration fields, the daily limits schedule, question ids. */
+/** The pre-save hook: iteration fields, the daily limits schedule, question ids. */
 export function onSave(values: SurveyValues): SurveyValues {
   return {
     ...values,
@@ -142,7 +142,7 @@ export function surveyLookup(db: Queryable, projectId: number): SurveyLookup {
 
 /**
  * `targeting_flag_filters` through the normal flag filter validation; a behavioural cohort error is
- * reworded for surveys (reference §2.8).
+ * reworded for surveys.
  */
 export async function validateTargetingFilters(db: Queryable, projectId: number, raw: unknown, flagId: number | null): Promise<FlagFilters> {
   try {
@@ -155,13 +155,13 @@ export async function validateTargetingFilters(db: Queryable, projectId: number,
   }
 }
 
-/** A live flag of the project for `targeting_flag_id`, or PostHog's message (reference §2.6 rule 2). */
+/** A live flag of the project for `targeting_flag_id`, or PostHog's message. */
 export async function requireTargetingFlag(db: Queryable, projectId: number, id: number): Promise<void> {
   const [flag] = await liveFlagsByIds(db, projectId, [id]);
   if (!flag) throw validationError('Targeting Feature Flag with this ID does not exist');
 }
 
-/** A live flag of the project for `linked_flag_id`, or PostHog's message (reference §2.6 rule 1). */
+/** A live flag of the project for `linked_flag_id`, or PostHog's message. */
 export async function requireLinkedFlag(db: Queryable, projectId: number, id: number | null): Promise<void> {
   if (id === null) return;
   // PostHog's primary-key field refuses an id no row has before its own rule (which skips 0) runs.

@@ -1,5 +1,5 @@
 /**
- * Dates in `is_date_before` / `is_date_after` / `is_date_exact` conditions (reference §6.3).
+ * Dates in `is_date_before` / `is_date_after` / `is_date_exact` conditions.
  * Shared by validation and the evaluation engine, so both read a condition value the same way.
  */
 

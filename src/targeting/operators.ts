@@ -1,4 +1,4 @@
-/** The property operators a flag condition may use (the V-C list, reference §2.3). */
+/** The property operators a flag condition may use (the list PostHog's newest validation accepts). */
 export const FLAG_OPERATORS = [
   'exact',
   'is_not',

@@ -1,4 +1,4 @@
-/** The shapes inside a flag's `filters` (reference §1.2). Unknown keys are kept as sent. */
+/** The shapes inside a flag's `filters`. Unknown keys are kept as sent. */
 export interface FlagProperty {
   key: string | number;
   value?: unknown;

@@ -7,6 +7,7 @@ import { verifyPassword } from '../../src/accounts/auth/passwords.ts';
 import { bootstrap } from '../../src/accounts/bootstrap.ts';
 import { ensureFirstOwner } from '../../src/accounts/first-owner.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const PASSWORD = 'a long init passphrase';
 let db: TestDatabase;
@@ -172,11 +173,7 @@ describe('the owner is remembered by user id', () => {
       const { rows } = await db.pool.query("SELECT count(*)::int AS n FROM sessions s JOIN users u ON u.id = s.user_id WHERE u.email = 'ops@example.com'");
       assert.equal(rows[0].n, 0, 'the sessions are gone from the database');
       // The running app heard the notice: its 5-second cache does not keep the session alive.
-      let status = 200;
-      for (let i = 0; i < 50 && status === 200; i += 1) {
-        status = (await me()).statusCode;
-        if (status === 200) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const status = await eventually('the dropped session refused', async () => (await me()).statusCode, (code) => code !== 200, { intervalMs: 50 });
       assert.equal(status, 401);
     } finally {
       await app.close();

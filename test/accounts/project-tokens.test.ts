@@ -8,6 +8,7 @@ import { buildApp } from '../../src/app.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createKey, currentOrganizationId, foreignOrganization, NOT_FOUND, otherUser, permissionDenied } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 type Inject = (options: InjectOptions) => Promise<LightMyRequestResponse>;
 
@@ -18,15 +19,6 @@ const ingest = (inject: Inject, token: string) =>
 const feed = (inject: Inject, token: string) => inject({ method: 'GET', url: `/api/surveys/?token=${token}` });
 const definitions = (inject: Inject, secret: string) =>
   inject({ method: 'GET', url: '/api/feature_flag/local_evaluation', headers: { authorization: `Bearer ${secret}` } });
-
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`${what} did not happen within 3 s`);
-}
 
 describe('project token reset and secret rotation', () => {
   let t: TestApp;
@@ -75,7 +67,7 @@ describe('project token reset and secret rotation', () => {
     assert.equal((await sdkFlags(inject, reset.api_token)).statusCode, 200);
     assert.equal((await ingest(inject, reset.api_token)).statusCode, 200);
     assert.equal((await feed(inject, reset.api_token)).statusCode, 200);
-    await eventually(async () => (await sdkFlags((o) => b.inject(o), old)).statusCode === 401, 'the other process refusing the old token');
+    await eventually('the other process refusing the old token', async () => (await sdkFlags((o) => b.inject(o), old)).statusCode === 401);
     assert.equal((await ingest((o) => b.inject(o), old)).statusCode, 401);
     assert.equal((await sdkFlags((o) => b.inject(o), reset.api_token)).statusCode, 200);
 
@@ -107,7 +99,7 @@ describe('project token reset and secret rotation', () => {
 
     assert.equal((await definitions(inject, oldSecret)).statusCode, 401);
     assert.equal((await definitions(inject, rotated.secret_api_token)).statusCode, 200);
-    await eventually(async () => (await definitions((o) => b.inject(o), oldSecret)).statusCode === 401, 'the other process refusing the old secret');
+    await eventually('the other process refusing the old secret', async () => (await definitions((o) => b.inject(o), oldSecret)).statusCode === 401);
     assert.equal((await definitions((o) => b.inject(o), rotated.secret_api_token)).statusCode, 200);
 
     const dump = await t.db.pool.query("SELECT string_agg(detail::text, ' ') AS text FROM activity_log");

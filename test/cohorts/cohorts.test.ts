@@ -19,6 +19,7 @@ import {
   person,
   type Json,
 } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const COHORT_FIELDS = [
   'id', 'name', 'description', 'groups', 'deleted', 'filters', 'query', 'version', 'pending_version', 'is_calculating',
@@ -449,10 +450,8 @@ describe('change notices and scopes', () => {
       const cohort = await createCohort(t, { name: 'Noticed', is_static: true });
       await patchCohort(t, cohort.id, { name: 'Noticed again' });
       await t.request({ method: 'PATCH', url: `${cohortsUrl()}${cohort.id}/add_persons_to_static_cohort/`, payload: { person_ids: [proA.uuid] } });
-      for (let i = 0; i < 50 && notices.filter((n) => n.kind === 'cohort' && n.id === cohort.id).length < 3; i++) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      const mine = notices.filter((n) => n.kind === 'cohort' && n.id === cohort.id);
+      const ofCohort = async () => notices.filter((n) => n.kind === 'cohort' && n.id === cohort.id);
+      const mine = await eventually('three notices of the cohort', ofCohort, (found) => found.length >= 3);
       assert.equal(mine.length, 3);
       assert.deepEqual(mine[0], { kind: 'cohort', projectId: t.projectId, id: cohort.id });
     } finally {

@@ -5,6 +5,7 @@ import { retryDelay, UnitsOfWork, type UnitOfWork } from '../../src/db/unit-of-w
 import { isDatabaseUnavailable, isRetryableConflict } from '../../src/db/unavailable.ts';
 import { CHANGES_CHANNEL, ChangeBus, type Change } from '../../src/kernel/changes/bus.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { noticesHeard } from '../helpers/notices.ts';
 
 let db: TestDatabase;
 let listener: pg.Client;
@@ -86,8 +87,9 @@ describe('a unit of work', () => {
       assert.deepEqual(order, ['first', 'heard cohort', 'last']);
       await settleNotices();
       assert.deepEqual(notices, [{ kind: 'cohort', projectId: 1, id: 3 }]);
-      // The process's own notice, coming back over LISTEN, is not heard a second time.
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      // The process's own notice, coming back over LISTEN, is not heard a second time: by the time
+      // the bus hears a notice sent after it, it has had it and let it go.
+      await noticesHeard(bus, db.pool);
       assert.deepEqual(order, ['first', 'heard cohort', 'last']);
     } finally {
       await bus.close();

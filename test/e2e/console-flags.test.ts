@@ -9,6 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, givePassword, OWNER_EMAIL, personWithPassword } from '../helpers/session.ts';
 import { atBothSizes, launchChromium, openConsole, signInOnPage, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const TEST_MS = 120_000;
 
@@ -45,19 +46,6 @@ async function evaluate(distinctId: string, personProperties: Record<string, str
   });
   assert.equal(response.status, 200);
   return ((await response.json()) as FlagsAnswer).flags;
-}
-
-/** Polls /flags until `done` holds (the switch's PATCH and the flag cache land asynchronously). */
-async function eventually(what: string, read: () => Promise<FlagsAnswer['flags']>, done: (flags: FlagsAnswer['flags']) => boolean) {
-  const started = Date.now();
-  let last: unknown;
-  while (Date.now() - started < STEP_MS) {
-    const flags = await read();
-    if (done(flags)) return flags;
-    last = flags;
-    await new Promise((resolve) => setTimeout(resolve, 150));
-  }
-  assert.fail(`${what}: not within ${STEP_MS} ms; last answer: ${JSON.stringify(last)}`);
 }
 
 const conditionSet = (page: Page, n: number) => page.getByRole('region', { name: `Condition set ${n}` });
@@ -140,7 +128,7 @@ test('switching the flag off in the list turns it off in /flags; the history nam
     await page.getByRole('switch', { name: 'Enable checkout-redesign' }).waitFor();
     await page.getByText('"checkout-redesign" is now disabled.').waitFor();
   });
-  const flags = await eventually('the flag off in /flags', () => evaluate('vip-person', { email: 'vip@example.com' }), (answer) => answer['checkout-redesign']?.enabled === false);
+  const flags = await eventually('the flag off in /flags', () => evaluate('vip-person', { email: 'vip@example.com' }), (answer) => answer['checkout-redesign']?.enabled === false, { timeoutMs: STEP_MS, intervalMs: 150 });
   assert.equal(flags['checkout-redesign'].reason.code, 'flag_disabled');
 
   await step(opened, 'the history did not show the change', async () => {

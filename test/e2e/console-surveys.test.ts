@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
 import { startPosthogJsSite, type PosthogJsSite } from './support/posthog-js-site.ts';
 import { atBothSizes, launchChromium, openConsole, signInOnPage, step, STEP_MS, type ConsolePage } from './support/console-browser.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const TEST_MS = 180_000;
 const OPEN_ANSWER = 'Faster pages, "please" =1+1';
@@ -38,17 +39,6 @@ after(async () => {
   await site?.close();
   await t?.close();
 });
-
-async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const started = Date.now();
-  let last: T | undefined;
-  while (Date.now() - started < STEP_MS) {
-    last = await read();
-    if (done(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  assert.fail(`${what}: not within ${STEP_MS} ms; last: ${JSON.stringify(last)}`);
-}
 
 let surveyId = '';
 
@@ -152,6 +142,7 @@ test('the survey is launched from its page, answered by posthog-js, and its resu
     'the stats counting the response',
     async () => (await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/surveys/${surveyId}/stats/` })).json(),
     (body) => body.stats?.['survey sent']?.total_count === 1,
+    { timeoutMs: STEP_MS, intervalMs: 200 },
   );
   await visitor.close();
 

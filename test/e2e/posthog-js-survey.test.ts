@@ -11,10 +11,12 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createSurvey, type Json } from '../surveys/support.ts';
 import { startPosthogJsSite, type PosthogJsSite } from './support/posthog-js-site.ts';
+import { eventually, never } from '../helpers/eventually.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Bounds every single wait; a step that needs longer is broken. */
 const STEP_MS = 20_000;
+const POLL = { timeoutMs: STEP_MS, intervalMs: 200 };
 const TEST_MS = 120_000;
 
 let t: TestApp;
@@ -125,18 +127,6 @@ async function within<T>(what: string, promise: Promise<T>): Promise<T> {
   }
 }
 
-/** Polls `read` until `done` holds for its value; fails after STEP_MS with the last value. */
-async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const started = Date.now();
-  let last: T | undefined;
-  while (Date.now() - started < STEP_MS) {
-    last = await read();
-    if (done(last)) return last;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  assert.fail(`${what}: not within ${STEP_MS} ms; last answer: ${JSON.stringify(last)}`);
-}
-
 const surveyApi = (path: string) => `/api/projects/${t.projectId}/surveys/${path}`;
 
 async function readJson(url: string): Promise<Json> {
@@ -183,11 +173,12 @@ test('posthog-js on another origin shows a running popover survey; the answer re
       const counts = body.stats as Record<string, { total_count: number }> | undefined;
       return counts?.['survey sent']?.total_count === 1 && counts?.['survey shown']?.total_count === 1;
     },
+    POLL,
   );
   const counted = stats.stats as Record<string, { total_count: number; unique_persons: number }>;
   assert.equal(counted['survey sent'].unique_persons, 1);
   assert.equal(counted['survey dismissed'].total_count, 0, 'nothing was dismissed');
-  const responses = await eventually('responses_count naming the survey', () => readJson(surveyApi('responses_count/')), (body) => body[survey.id as string] === 1);
+  const responses = await eventually('responses_count naming the survey', () => readJson(surveyApi('responses_count/')), (body) => body[survey.id as string] === 1, POLL);
   assert.equal(responses[survey.id as string], 1);
 
   const { rows } = await t.db.pool.query<{ properties: Record<string, unknown> }>(
@@ -223,6 +214,7 @@ test('the person who answered is not shown the survey again, even on a fresh bro
       return rows[0]?.properties ?? null;
     },
     (properties) => properties?.[responded] === true,
+    POLL,
   );
   const opened = await openPage(ANSWERING_PERSON);
   const { page } = opened;
@@ -254,9 +246,11 @@ test('the person who answered is not shown the survey again, even on a fresh bro
   assert.equal(state.listed, true, 'posthog-js read the survey from the feed');
   assert.equal(state.flag, false, 'the internal targeting flag is off for the person who answered');
   assert.deepEqual(state.matching, [], 'no survey matches for this person');
-  // Give the survey manager time to act on what it knows, then check nothing was rendered.
-  await page.waitForTimeout(2_000);
-  assert.equal(await page.locator(`.PostHogSurvey-${survey.id} .ph-survey`).count(), 0, 'the popover is not shown again');
+  // While the survey manager acts on what it knows, the popover never appears.
+  await never('the popover shown again', () => page.locator(`.PostHogSurvey-${survey.id} .ph-survey`).count(), (count) => count > 0, {
+    timeoutMs: 2_000,
+    intervalMs: 100,
+  });
   assert.deepEqual(opened.outside, []);
   await opened.context.close();
 

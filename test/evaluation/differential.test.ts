@@ -1,5 +1,5 @@
 /**
- * The engine against the real posthog-node (CONTRACT §4): both pinned versions poll a local
+ * The engine against the real posthog-node: both pinned versions poll a local
  * definitions endpoint serving generated flags, then evaluate locally for thousands of generated
  * people; every flag the SDK decides must get the same value and payload from `evaluateFlags`.
  * Where the SDK cannot decide (it would ask the server) the case is skipped and counted.

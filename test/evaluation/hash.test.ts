@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { flagHash, holdoutHash, inRollout, pickVariant } from '../../src/evaluation/index.ts';
 
-/** The reference's recipe, written out independently of the engine. */
+/** PostHog's bucketing recipe, written out independently of the engine. */
 function expectedHash(text: string): number {
   const hex = createHash('sha1').update(text).digest('hex').slice(0, 15);
   return Number(BigInt(`0x${hex}`)) / 1152921504606846975;

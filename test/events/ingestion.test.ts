@@ -317,7 +317,7 @@ describe('refusals (nothing is stored)', () => {
   test('no token → 401 not_authenticated', async () => {
     const res = await postJson('/batch/', { batch: validBatch() });
     assertError(res, 401, { type: 'authentication_error', code: 'not_authenticated', attr: null });
-    assert.match(res.json().detail, /API key is missing/);
+    assert.equal(res.json().detail, 'API key not provided. You can find your project API key in PostHog project settings.');
     assertError(await postJson('/e/', [ev('x', { properties: {} })]), 401, { code: 'not_authenticated' });
     assert.equal(await count(), 0);
   });

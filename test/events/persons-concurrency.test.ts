@@ -6,6 +6,7 @@ import { MAX_DISTINCT_ID_LOCKS } from '../../src/events/persons/store.ts';
 import type { IncomingEvent } from '../../src/events/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { event, fresh, groupTypes, newProject, personCount, personExists, personOf, resolve } from './persons-support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 /**
  * Batches resolved in parallel transactions, each on its own connection, as the ingestion
@@ -65,13 +66,12 @@ afterEach(async () => {
 
 /** Resolves once PostgreSQL shows backend `pid` waiting for a lock (fails after 5 s). */
 async function blockedOnLock(pid: number): Promise<void> {
-  const deadline = Date.now() + 5000;
-  while (Date.now() < deadline) {
-    const { rows } = await t.db.pool.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'", [pid]);
-    if (rows.length > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`backend ${pid} never waited for a lock`);
+  await eventually(
+    `backend ${pid} waiting for a lock`,
+    async () => (await t.db.pool.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND wait_event_type = 'Lock'", [pid])).rows.length > 0,
+    undefined,
+    { intervalMs: 10 },
+  );
 }
 
 async function distinctIdRows(distinctId: string): Promise<number> {

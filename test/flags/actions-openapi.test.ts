@@ -43,7 +43,7 @@ test('the flag actions, cohorts and dashboards are documented with the scopes th
     assert.ok(operation, `${method.toUpperCase()} ${path} is documented`);
     assert.equal(operation['x-required-scope'], scope, `${method} ${path}`);
   }
-  // The seed declares the flag writable fields as the body of the POST actions.
+  // The POST actions document the flag's writable fields as their body.
   const body = JSON.stringify(doc.paths[`${flags}/{id}/dashboard`]?.post?.requestBody);
   assert.ok(body.includes('"_should_create_usage_dashboard"'));
   assert.ok(JSON.stringify(doc.paths[`${flags}/user_blast_radius`]?.post?.requestBody).includes('"condition"'));

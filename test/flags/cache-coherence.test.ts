@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFlag, flagsUrl, patchFlag } from './flag-client.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 // Two service instances on one database, as two processes would run: each has its own pool,
 // cache and change-notice listener.
@@ -26,28 +27,19 @@ after(async () => {
 
 const readOnB = (url: string, key = a.key) => b.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
-async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`${what} did not happen within 3 s`);
-}
-
 test('a change made through one instance is read through the other', async () => {
   const flag = await createFlag(a, { key: 'shared', name: 'first' });
   // B loads the project into its cache.
   assert.equal((await readOnB(`${flagsUrl()}${flag.id}/`)).json().name, 'first');
 
   await patchFlag(a, flag.id, { name: 'second' });
-  await eventually(async () => (await readOnB(`${flagsUrl()}${flag.id}/`)).json().name === 'second', 'rename seen by B');
+  await eventually('rename seen by B', async () => (await readOnB(`${flagsUrl()}${flag.id}/`)).json().name === 'second');
 
   const created = await createFlag(a, { key: 'shared-new' });
-  await eventually(async () => (await readOnB(`${flagsUrl()}?search=shared-new`)).json().count === 1, 'new flag listed by B');
+  await eventually('new flag listed by B', async () => (await readOnB(`${flagsUrl()}?search=shared-new`)).json().count === 1);
 
   await patchFlag(a, created.id, { deleted: true });
-  await eventually(async () => (await readOnB(`${flagsUrl()}?search=shared-new`)).json().count === 0, 'deletion seen by B');
+  await eventually('deletion seen by B', async () => (await readOnB(`${flagsUrl()}?search=shared-new`)).json().count === 0);
 });
 
 test('a key deleted through one instance stops working on the other at once', async () => {
@@ -55,7 +47,7 @@ test('a key deleted through one instance stops working on the other at once', as
   const { id, value } = made.json();
   assert.equal((await readOnB(flagsUrl(), value)).statusCode, 200);
   assert.equal((await a.request({ method: 'DELETE', url: `/api/personal_api_keys/${id}/` })).statusCode, 204);
-  await eventually(async () => (await readOnB(flagsUrl(), value)).statusCode === 401, 'revocation seen by B');
+  await eventually('revocation seen by B', async () => (await readOnB(flagsUrl(), value)).statusCode === 401);
 });
 
 test('B writes, A reads: the cache of the instance that did not write follows too', async () => {
@@ -67,5 +59,5 @@ test('B writes, A reads: the cache of the instance that did not write follows to
     payload: { active: false },
   });
   assert.equal(patched.statusCode, 200);
-  await eventually(async () => (await a.request({ method: 'GET', url: `${flagsUrl()}${flag.id}/` })).json().active === false, 'B’s write seen by A');
+  await eventually('B’s write seen by A', async () => (await a.request({ method: 'GET', url: `${flagsUrl()}${flag.id}/` })).json().active === false);
 });

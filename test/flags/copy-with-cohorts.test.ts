@@ -4,7 +4,8 @@ import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { otherProject } from '../helpers/api.ts';
 import { currentOrganizationId, foreignOrganization } from '../accounts/support.ts';
-import { addToStaticCohort, eventually, identify, startSdkApp, type Json, type SdkTestApp } from '../sdk/support.ts';
+import { addToStaticCohort, identify, startSdkApp, type Json, type SdkTestApp } from '../sdk/support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let t: SdkTestApp;
 let organizationId: string;
@@ -77,7 +78,7 @@ test('a nested dynamic cohort chain is created in the target, the flag points at
   assert.equal(batch.statusCode, 200, batch.body);
   const evaluate = async (distinctId: string) =>
     (await t.app.inject({ method: 'POST', url: '/flags/?v=2', payload: { token, distinct_id: distinctId } })).json().flags?.['nested-cohorts']?.enabled;
-  await eventually(async () => (await evaluate('pro-user')) === true, 'the copied flag matching the copied cohort');
+  await eventually('the copied flag matching the copied cohort', async () => (await evaluate('pro-user')) === true);
   assert.equal(await evaluate('free-user'), false);
 });
 

@@ -23,7 +23,7 @@ after(async () => {
 });
 
 describe('create', () => {
-  test('answers 201 with every field of the seed, version 1 and derived fields', async () => {
+  test('answers 201 with every field of a flag, version 1 and derived fields', async () => {
     const flag = await createFlag(t, {
       key: 'new-checkout',
       name: 'New checkout',

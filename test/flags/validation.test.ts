@@ -250,7 +250,7 @@ describe('validateFilters: shape', () => {
     }
   });
 
-  test('operators outside the V-C list → invalid_operator', async () => {
+  test("operators outside PostHog's list → invalid_operator", async () => {
     for (const [operator, shown] of [
       ['contains', 'contains'],
       ['', ''],
@@ -265,7 +265,7 @@ describe('validateFilters: shape', () => {
     }
   });
 
-  test('every V-C operator is accepted', async () => {
+  test("every operator of PostHog's list is accepted", async () => {
     const valueFor = (operator: string): unknown => {
       if (operator.startsWith('is_date')) return '2024-01-15';
       if (operator.startsWith('semver')) return '1.2.3';

@@ -14,12 +14,18 @@ test('a full cache drops its least recently used entry, not everything', () => {
   assert.deepEqual(['a', 'c', 'd'].map((key) => cache.get(key)?.value), [1, 3, 4]);
 });
 
-test('an entry lives its TTL at most; a null value is remembered as found-nothing', async () => {
-  const cache = new BoundedCache<number | null>({ max: 10, ttlMs: 40 });
+test('an entry lives its TTL at most; a null value is remembered as found-nothing', () => {
+  let now = 1_000;
+  const cache = new BoundedCache<number | null>({ max: 10, ttlMs: 40, clock: () => now });
   cache.set('unknown-token', null);
   assert.deepEqual(cache.get('unknown-token'), { value: null });
-  await new Promise((resolve) => setTimeout(resolve, 80));
+  now += 40;
+  assert.deepEqual(cache.get('unknown-token'), { value: null }, 'still fresh at exactly its TTL');
+  now += 1;
   assert.equal(cache.get('unknown-token'), undefined);
+  cache.set('later', 7);
+  now += 39;
+  assert.deepEqual(cache.get('later'), { value: 7 }, 'each entry counts from its own set');
 });
 
 test('delete and clear', () => {

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { createFlag, insertCohort, notifyChange, patchFlag, startSdkApp, eventually, type Json, type SdkTestApp } from './support.ts';
+import { createFlag, insertCohort, notifyChange, patchFlag, startSdkApp, type Json, type SdkTestApp } from './support.ts';
 import { insertProject } from '../../src/accounts/projects/store.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let t: SdkTestApp;
 const ids: Record<string, number> = {};
@@ -146,12 +147,12 @@ describe('flag definitions', () => {
       JSON.stringify({ properties: { type: 'AND', values: [person('country', 'exact', 'fr')] } }),
     ]);
     await notifyChange(t, { kind: 'cohort', projectId: t.projectId, id: nestedCohort });
-    await eventually(async () => (await get(url, {}, t.key)).json().cohorts[String(nestedCohort)].values[0].value === 'fr', 'cohort change seen');
+    await eventually('cohort change seen', async () => (await get(url, {}, t.key)).json().cohorts[String(nestedCohort)].values[0].value === 'fr');
     assert.notEqual((await get(url, {}, t.key)).headers.etag, before.headers.etag);
 
     await t.db.pool.query(`INSERT INTO group_type_mappings (project_id, group_type, group_type_index) VALUES ($1, 'region', 2)`, [t.projectId]);
     await notifyChange(t, { kind: 'group_types', projectId: t.projectId });
-    await eventually(async () => (await get(url, {}, t.key)).json().group_type_mapping['2'] === 'region', 'group type seen');
+    await eventually('group type seen', async () => (await get(url, {}, t.key)).json().group_type_mapping['2'] === 'region');
   });
 
   test('authentication: 401 without or with a bad key, 403 without the scope or the project', async () => {

@@ -90,7 +90,7 @@ describe('POST /flags?v=2', () => {
     assert.equal(body.flags.depends.enabled, true);
     assert.ok(['control', 'test'].includes(body.flags.multi.variant));
     assert.equal(body.flags.multi.metadata.payload, body.flags.multi.variant === 'control' ? '"c"' : '"t"');
-    // Inactive flags are listed, disabled (CONTRACT §9); deleted ones are not.
+    // Inactive flags are listed, disabled; deleted ones are not.
     assert.deepEqual(body.flags.inactive.reason, { code: 'flag_disabled', condition_index: null, description: 'Feature flag is disabled' });
     assert.equal(body.flags.inactive.enabled, false);
     assert.equal(body.flags.inactive.metadata.payload, null);

@@ -5,6 +5,7 @@ import { FlagCache } from '../../src/flags/cache.ts';
 import { CHANGES_CHANNEL, ChangeBus } from '../../src/kernel/changes/bus.ts';
 import { LastCalledWriter } from '../../src/sdk/last-called.ts';
 import { capture, createFlag, patchFlag, startSdkApp, type SdkTestApp } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let t: SdkTestApp;
 
@@ -85,8 +86,7 @@ test('last_called_at sends no change notice and leaves the SDK definitions (revi
     // Notices arrive in commit order: once this one is heard, any notice of the write above was too.
     const sentinel = JSON.stringify({ origin: 'test', change: { kind: 'auth' } });
     await t.db.pool.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, sentinel]);
-    const deadline = Date.now() + 5_000;
-    while (!heard.includes(sentinel) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually('the sentinel heard', async () => heard.includes(sentinel), undefined, { intervalMs: 10 });
     assert.deepEqual(heard, [sentinel], 'no change notice but the sentinel');
   } finally {
     await listener.end();
@@ -113,8 +113,7 @@ test('the writer: no revision bump in the flag cache, lands on its own within a 
     const revision = project.revision;
     writer.record(t.projectId, [{ key: 'timed', at: new Date('2024-08-01T00:00:00Z') }]);
     writer.record(t.projectId, [{ key: 'timed', at: new Date('2024-07-01T00:00:00Z') }]);
-    const deadline = Date.now() + 5_000;
-    while (project.get(flag.id)?.record.last_called_at === null && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually('the buffered time written', async () => project.get(flag.id)?.record.last_called_at !== null);
     assert.equal(project.get(flag.id)?.record.last_called_at?.toISOString(), '2024-08-01T00:00:00.000Z');
     assert.equal(project.revision, revision, 'the SDK views built from this project are not rebuilt');
     writer.record(t.projectId, [{ key: 'timed', at: new Date('2024-01-01T00:00:00Z') }]);

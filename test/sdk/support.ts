@@ -105,15 +105,6 @@ export async function postFlags(t: SdkTestApp, body: Json, query = 'v=2', path =
   return t.app.inject({ method: 'POST', url: `${path}?${query}`, payload: { token: t.token, ...body } });
 }
 
-export async function eventually(check: () => Promise<boolean>, what: string, timeoutMs = 5_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`${what} did not happen within ${timeoutMs} ms`);
-}
-
 /** A change notice as another process would send it (the app hears it; its own are ignored). */
 export async function notifyChange(t: TestApp, change: Json): Promise<void> {
   await t.db.pool.query('SELECT pg_notify($1, $2)', ['bellwether_changes', JSON.stringify({ origin: 'test', change })]);

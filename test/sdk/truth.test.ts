@@ -1,5 +1,5 @@
 /**
- * The truth test (CONTRACT §4): the real posthog-node, evaluating LOCALLY from our definitions
+ * The truth test: the real posthog-node, evaluating LOCALLY from our definitions
  * endpoints, must agree with our `POST /flags?v=2` for every flag and every generated person.
  *
  * For each SDK version (current posthog-node polls `/flags/definitions`; 5.29.3 polls
@@ -33,7 +33,8 @@ import { startDefinitionsServer } from '../evaluation/support/definitions-server
 import { Random } from '../evaluation/support/random.ts';
 import { buildPerson, buildScenario, GROUP_TYPES, type Profile, type Scenario } from '../evaluation/support/scenario.ts';
 import type { SdkPerson } from '../evaluation/support/sdk.ts';
-import { eventually, notifyChange, startSdkApp, type Json, type SdkTestApp } from './support.ts';
+import { notifyChange, startSdkApp, type Json, type SdkTestApp } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 const SEED = Number(process.env.BW_TRUTH_SEED ?? 20241121);
 const PEOPLE = Number(process.env.BW_TRUTH_PEOPLE ?? 2000);
@@ -129,7 +130,7 @@ function apiFriendly(filters: FlagFilters): FlagFilters {
   };
 }
 
-/** Per-condition aggregation (mixed person and group targeting, PostHog V-C): the API refuses group properties in a person flag. */
+/** Per-condition aggregation (mixed person and group targeting, as PostHog's newest engine has it): the API refuses group properties in a person flag. */
 const INSERTED_DIRECTLY = new Set(['mixed-aggregation']);
 
 async function insertFlagRow(projectId: number, body: Json): Promise<number> {
@@ -149,10 +150,10 @@ async function insertFlagRow(projectId: number, body: Json): Promise<number> {
 async function notifyFlag(projectId: number, id: number): Promise<void> {
   await notifyChange(t, { kind: 'flag', projectId, id });
   const { rows } = await t.db.pool.query<{ version: number }>('SELECT version FROM feature_flags WHERE id = $1', [id]);
-  await eventually(async () => {
+  await eventually(`flag ${id} served at version ${rows[0].version}`, async () => {
     const response = await t.request({ method: 'GET', url: `/api/projects/${projectId}/feature_flags/${id}/` });
     return response.statusCode === 200 && response.json().version === rows[0].version;
-  }, `flag ${id} served at version ${rows[0].version}`);
+  });
 }
 
 async function newProject(name: string): Promise<{ id: number; token: string }> {

@@ -17,7 +17,7 @@ async function activityOf(path: string, key?: string): Promise<Json> {
   return response.json();
 }
 
-describe('survey activity (reference §5.1)', () => {
+describe('survey activity', () => {
   test('created, updated (changed fields), deleted; newest first; PostHog entry shape', async () => {
     const survey = await createSurvey(t, { name: 'Logged', description: 'one' });
     const patched = await patchSurvey(t, survey.id, { name: 'Logged again', description: 'two', start_date: '2024-01-01T00:00:00Z' });

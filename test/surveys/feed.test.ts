@@ -10,6 +10,8 @@ import { createPool, type Pool } from '../../src/db/pool.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createFlag, patchFlag } from '../flags/flag-client.ts';
 import { createSurvey, getSurvey, patchSurvey, type Json } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
+import { noticesHeard } from '../helpers/notices.ts';
 
 let t: TestApp;
 let token: string;
@@ -63,15 +65,6 @@ async function listed(id: unknown, app?: FastifyInstance): Promise<Json | undefi
 }
 
 const aDayAgo = () => new Date(Date.now() - 86_400_000).toISOString();
-
-async function eventually(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + 3_000;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-  assert.fail(`${what}: not within 3 s`);
-}
 
 /** Counts the queries the app sends to the database while `run` runs. */
 async function countQueries(run: () => Promise<unknown>): Promise<number> {
@@ -179,7 +172,7 @@ test('translations appear only when they hold something; flag keys only for the 
   // A deleted linked flag stays named: posthog-js then finds it off and keeps the survey hidden,
   // rather than showing it to everyone.
   assert.equal((await patchFlag(t, linked.id, { deleted: true })).statusCode, 200);
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await noticesHeard(t.app.changeBus, t.db.pool);
   assert.equal((await listed(targeted.id))?.linked_flag_key, 'beta-programme-2');
 });
 

@@ -11,6 +11,7 @@ import type { JobLog } from '../../src/surveys/lifecycle/runner.ts';
 import { SURVEY_JOBS_LOCK } from '../../src/surveys/lifecycle/store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createSurvey, getSurvey, type Json } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let t: TestApp;
 let token: string;
@@ -347,7 +348,7 @@ describe('the timer', () => {
     const survey = await createSurvey(t, { questions: QUESTIONS, start_date: new Date(Date.now() - 12 * DAY).toISOString(), iteration_count: 3, iteration_frequency_days: 10 });
     const jobs = new SurveyJobs(deps, { log, intervalMs: 20 });
     jobs.start();
-    for (let i = 0; i < 100 && !lines.some(([level]) => level === 'info'); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await eventually('an info line from the jobs', async () => lines.some(([level]) => level === 'info'));
     await jobs.stop();
     const info = lines.find(([level, obj]) => level === 'info' && obj.surveyId === survey.id);
     assert.ok(info, JSON.stringify(lines));
@@ -359,7 +360,7 @@ describe('the timer', () => {
     const broken = { connect: async () => Promise.reject(new Error('database down')) } as unknown as Pool;
     const failing = new SurveyJobs({ ...deps, pool: broken, units: new UnitsOfWork(broken) }, { log, intervalMs: 10 });
     failing.start();
-    for (let i = 0; i < 100 && !lines.some(([level]) => level === 'error'); i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    await eventually('an error line from the jobs', async () => lines.some(([level]) => level === 'error'), undefined, { intervalMs: 10 });
     await failing.stop();
     const error = lines.find(([level]) => level === 'error');
     assert.ok(error);

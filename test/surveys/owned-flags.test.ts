@@ -50,7 +50,7 @@ async function flagsOf(surveyId: unknown): Promise<{ targeting: Json | null; int
   };
 }
 
-describe('the targeting flag (reference §3.2)', () => {
+describe('the targeting flag', () => {
   test('created from targeting_flag_filters: key, name, creation context, owned, normalised filters, hidden from the flag list', async () => {
     const survey = await createSurvey(t, { name: 'Targeted', targeting_flag_filters: emailContains('@example.com') });
     const flag = survey.targeting_flag as Json;
@@ -82,7 +82,7 @@ describe('the targeting flag (reference §3.2)', () => {
     assert.ok(!listed.some((f) => f.id === (survey.internal_targeting_flag as Json).id));
   });
 
-  test('created active when the survey is launched in the same POST (CONTRACT §5)', async () => {
+  test('created active when the survey is launched in the same POST', async () => {
     const survey = await createSurvey(t, { start_date: '2024-01-01T00:00:00Z', targeting_flag_filters: emailContains('@launched.com') });
     assert.equal((survey.targeting_flag as Json).active, true);
     assert.equal((survey.internal_targeting_flag as Json).active, true);
@@ -205,7 +205,7 @@ describe('replacing the targeting flag', () => {
   });
 });
 
-describe('the internal targeting flag (reference §3.3)', () => {
+describe('the internal targeting flag', () => {
   test('one group: not dismissed and not responded, with the survey id', async () => {
     const survey = await createSurvey(t, { name: 'Internal' });
     const flag = survey.internal_targeting_flag as Json;
@@ -251,7 +251,7 @@ describe('the internal targeting flag (reference §3.3)', () => {
   });
 });
 
-describe('the response-sampling flag (reference §3.4)', () => {
+describe('the response-sampling flag', () => {
   const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00Z';
   const sampling = () => ({ response_sampling_start_date: tomorrow(), response_sampling_interval_type: 'day', response_sampling_interval: 5, response_sampling_limit: 100 });
 
@@ -277,7 +277,7 @@ describe('the response-sampling flag (reference §3.4)', () => {
   });
 });
 
-describe('launch, stop, resume, archive (reference §3.6)', () => {
+describe('launch, stop, resume, archive', () => {
   test('the targeting and internal flags follow start_date && !end_date && !archived; the sampling flag does not', async () => {
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10) + 'T00:00:00Z';
     const survey = await createSurvey(t, {
@@ -328,7 +328,7 @@ describe('launch, stop, resume, archive (reference §3.6)', () => {
   });
 });
 
-describe('delete (CONTRACT §9)', () => {
+describe('delete', () => {
   test('soft-deletes the targeting, internal and sampling flags and keeps the linked flag', async () => {
     const linked = await createUserFlag(t, { key: 'linked-kept', filters: emailContains('@linked.com') });
     const survey = await createSurvey(t, {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { archive, getJson, keyWith, NOT_FOUND, sendBatch, setSurveyDates } from './responses-fixtures.ts';
 import { assertValidation, createSurvey, otherProject, surveysUrl, type Json } from './support.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 let t: TestApp;
 
@@ -379,10 +380,9 @@ describe('CSV', () => {
     });
     assert.ok(received > 0);
     // The stream is torn down; whatever batch was being read finishes and its connection returns.
-    const deadline = Date.now() + 5000;
-    while (Date.now() < deadline && (t.db.pool.totalCount !== t.db.pool.idleCount || t.db.pool.waitingCount > 0)) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    await eventually('every connection back in the pool', async () => t.db.pool.totalCount === t.db.pool.idleCount && t.db.pool.waitingCount === 0, undefined, {
+      intervalMs: 50,
+    });
     assert.equal(t.db.pool.waitingCount, 0);
     assert.equal(t.db.pool.totalCount, t.db.pool.idleCount);
     const { rows } = await t.db.pool.query<{ n: number }>(

@@ -127,7 +127,7 @@ describe('pure summaries', () => {
     assert.equal(summarizeQuestion(plan, ['Pro', 'Student discount please', 'Free', 'student pricing'])?.responseCount, 2);
   });
 
-  test('low-quality answers (§5.7)', () => {
+  test('low-quality answers', () => {
     for (const junk of ['ok', 'asdf', 'aaaaaaa', '!!!!!!!!', '   ']) assert.equal(isLowQualityAnswer(junk), true, junk);
     for (const fine of ['ui', 'Pricing', 'API', 'performance', 'too slow', 'documentation']) assert.equal(isLowQualityAnswer(fine), false, fine);
   });
@@ -314,7 +314,7 @@ describe('POST summarize_responses', () => {
     assert.match(written.content, /The main theme is Student \(100%\)\./);
   });
 
-  test('errors: 404 in the standard body, the 400s of §5.7, bad force_refresh', async () => {
+  test('errors: 404 in the standard body, the 400s of a missing or unknown question, bad force_refresh', async () => {
     const survey = await createSurvey(t, { questions: [OPEN] });
     const foreignProject = await otherProject(t);
     const foreign = await createSurvey(t, { questions: [OPEN] }, foreignProject);

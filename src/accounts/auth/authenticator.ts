@@ -5,6 +5,7 @@ import { authenticationFailed, notAuthenticated, sessionExpired } from '../../ke
 import { BoundedCache } from '../../kernel/bounded-cache.ts';
 import { hashSecret, hashesEqual } from './keys.ts';
 import type { KeyPrincipal, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
+import { bearerToken } from '../../kernel/http/bearer.ts';
 import {
   findPrincipalByKeyHash,
   findProjectRef,
@@ -36,12 +37,6 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { idleMs: 14 * DAY_MS, maxA
 /** A short-lived cache of lookups, bounded (least recently used go first). */
 function lookupCache<T>(metricName: string): BoundedCache<T> {
   return new BoundedCache<T>({ max: CACHE_MAX_ENTRIES, ttlMs: CACHE_TTL_MS, metricName });
-}
-
-export function bearerToken(header: string | undefined): string | null {
-  if (!header) return null;
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-  return match ? match[1] : null;
 }
 
 /**

@@ -9,11 +9,6 @@ import { clearSessionCookies, sessionCookie } from './session-cookies.ts';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /**
-     * No authentication here (health, schema, sign-in, SDK endpoints with their own token checks).
-     * Public routes never see the session: those that use one read it themselves.
-     */
-    public?: boolean;
     /** The scope a personal API key needs; absent means any valid key. */
     scope?: Scope;
     /**

@@ -1,4 +1,4 @@
--- Surveys (reference/posthog-surveys.md §1.1). Ids are UUID v7 (time-ordered, like PostHog's UUIDT).
+-- Surveys, with PostHog's columns. Ids are UUID v7 (time-ordered, like PostHog's UUIDT).
 CREATE TABLE surveys (
   id                                  uuid PRIMARY KEY,
   project_id                          integer NOT NULL REFERENCES projects(id) ON DELETE CASCADE,
@@ -27,7 +27,7 @@ CREATE TABLE surveys (
   responses_limit                     integer,
   iteration_count                     integer,
   iteration_frequency_days            integer,
-  -- NULL and '{}' differ: NULL = iterations set but no start date yet (§4.2).
+  -- NULL and '{}' differ: NULL = iterations set but no start date yet.
   iteration_start_dates               timestamptz[],
   current_iteration                   integer,
   current_iteration_start_date        timestamptz,
@@ -47,7 +47,7 @@ CREATE TABLE surveys (
 CREATE UNIQUE INDEX surveys_project_name_idx ON surveys (project_id, name);
 CREATE INDEX surveys_project_list_idx ON surveys (project_id, created_at DESC, id DESC);
 
--- A response is the uuid of its (latest) `survey sent` event (CONTRACT §9).
+-- A response is the uuid of its (latest) `survey sent` event.
 CREATE TABLE survey_response_archives (
   id             uuid PRIMARY KEY DEFAULT gen_random_uuid(),
   project_id     integer NOT NULL REFERENCES projects(id) ON DELETE CASCADE,

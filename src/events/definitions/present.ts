@@ -3,7 +3,7 @@ import type { EventDefinition } from './schemas.ts';
 import type { DefinitionRecord } from './store.ts';
 
 /**
- * PostHog's enterprise body (R1 field order, R2's enforcement_mode and primary_property after
+ * PostHog's enterprise body (its field order; the newer enforcement_mode and primary_property after
  * hidden). A stored NULL description reads as "" (what PostHog shows once its enterprise row
  * exists); NULL default_columns read as [].
  */

@@ -1,23 +1,14 @@
+import { PUBLIC_BODY_LIMITS } from '../../public/limits.ts';
+
 /**
  * What one ingestion request may carry. Larger requests are refused whole with a 413 (nothing is
  * stored), which posthog-node answers by halving its batch and sending again. docs/ingestion.md
  * documents these numbers.
  */
 export const INGESTION_LIMITS = {
-  /** The request body as it arrives on the wire (compressed or not). */
-  maxBodyBytes: 20 * 1024 * 1024,
-  /**
-   * The body after gunzip / base64 decoding, as PostHog's capture limits a request. Enforced while
-   * inflating (zlib stops at this many output bytes), so a gzip bomb never expands further.
-   */
-  maxDecodedBytes: 20 * 1024 * 1024,
+  ...PUBLIC_BODY_LIMITS,
   /** One event as JSON, as PostHog's capture limits an event (it drops larger ones). */
   maxEventBytes: 1024 * 1024,
-  /**
-   * Nesting of the JSON body (the envelope and the event count: properties get about 96 levels).
-   * Deeper values overflow the stack of JSON.stringify and of PostgreSQL's jsonb parser.
-   */
-  maxJsonDepth: 100,
   /** Events in one request. */
   maxEvents: 10_000,
   /** Characters of an event name. PostHog drops longer names; we refuse them. */

@@ -1,5 +1,6 @@
 import type { IncomingEvent } from '../types.ts';
-import { invalidField, tooLarge } from './errors.ts';
+import { tooLarge } from '../../public/errors.ts';
+import { invalidField } from './errors.ts';
 import { INGESTION_LIMITS } from './limits.ts';
 import { storableString, storableValue } from '../../kernel/http/storable-text.ts';
 import { inRange, parseTimestamp, resolveEventTime } from './timestamps.ts';
@@ -11,16 +12,13 @@ type Path = (string | number)[];
 
 /** The query parameters ingestion reads (the first value when one is repeated). */
 export interface IngestionQuery {
-  token?: string;
-  api_key?: string;
   /** posthog-js: the request's send time in epoch ms (`sent_at` on POST, `_` on GET). */
   sent_at?: string;
   _?: string;
 }
 
-/** A decoded body taken apart: where its events are, the token, and the batch-level send time. */
+/** A decoded body taken apart: where its events are and the batch-level send time. */
 export interface Envelope {
-  token: string | null;
   items: unknown[];
   /** The place of the events in the body, for error attrs: `['batch']`, or `[]` for an array. */
   path: Path;
@@ -36,20 +34,12 @@ export interface Envelope {
 
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
-
-function tokenOf(holder: unknown): string | null {
-  if (!isObject(holder)) return null;
-  return nonEmptyString(holder.api_key) ?? nonEmptyString(holder.token);
-}
-
 /** The three shapes the SDKs send: `{batch: [...]}`, `[...]`, or one event. */
 export function readEnvelope(payload: unknown, query: IngestionQuery, needsSanitizing: boolean, jsonLength = 0): Envelope {
   let items: unknown[];
   let path: Path = [];
   let single = false;
   let sentAt: unknown;
-  let bodyToken: string | null = null;
   if (Array.isArray(payload)) {
     items = payload;
   } else if (isObject(payload) && 'batch' in payload) {
@@ -57,27 +47,18 @@ export function readEnvelope(payload: unknown, query: IngestionQuery, needsSanit
     items = payload.batch;
     path = ['batch'];
     sentAt = payload.sent_at;
-    bodyToken = tokenOf(payload);
   } else if (isObject(payload)) {
     items = [payload];
     single = true;
     sentAt = payload.sent_at;
-    bodyToken = tokenOf(payload);
   } else {
     throw validationError('The body must be an event object, a list of events, or {"api_key": …, "batch": [events]}.');
   }
   if (items.length > INGESTION_LIMITS.maxEvents) {
     throw tooLarge(`A request may carry at most ${INGESTION_LIMITS.maxEvents} events; this one has ${items.length}. Send them in smaller batches.`);
   }
-  const first = items[0];
-  const token =
-    bodyToken ??
-    nonEmptyString(query.token) ??
-    nonEmptyString(query.api_key) ??
-    (isObject(first) ? (tokenOf(first.properties) ?? tokenOf(first)) : null);
   const querySent = query.sent_at ?? query._;
   return {
-    token,
     items,
     path,
     single,

@@ -1,5 +1,5 @@
 /**
- * `POST user_blast_radius` (reference §5.12): how many of the project's persons (or, with
+ * `POST user_blast_radius`: how many of the project's persons (or, with
  * `group_type_index`, groups of that type) a condition set's properties match, evaluated by the
  * engine over the stored properties. The rollout percentage is not applied (PostHog leaves it to
  * the caller). The condition is validated as a flag's condition set would be.

@@ -1,6 +1,6 @@
 /**
  * `POST bulk_keys`: `{"ids": [...]}` → `{"keys": {"<id>": "<key>"}}` for the live flags of the
- * project (reference §5.7). Integers and strings of digits are ids; anything else (a JSON `true`
+ * project. Integers and strings of digits are ids; anything else (a JSON `true`
  * included, which Python would read as 1) is ignored with a warning, and a request whose ids are
  * all invalid is a 400 in PostHog's `{"error": ...}` shape.
  */

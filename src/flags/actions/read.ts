@@ -20,7 +20,7 @@ export interface Dependents {
   dependent_flags: Array<{ id: number; key: string; name: string }>;
 }
 
-/** Active, live flags of the project that depend on this one, by key (reference §5.5). */
+/** Active, live flags of the project that depend on this one, by key. */
 export async function dependentsOf(pool: Pool, flagCache: FlagCache, projectId: number, id: number): Promise<Dependents> {
   await flagById(flagCache, projectId, id);
   const dependents = await activeDependents(pool, projectId, id);
@@ -31,7 +31,7 @@ export async function dependentsOf(pool: Pool, flagCache: FlagCache, projectId: 
 }
 
 /**
- * `payloads["true"]` of a remote-configuration flag, addressed by id or by key (reference §5.6): a
+ * `payloads["true"]` of a remote-configuration flag, addressed by id or by key: a
  * JSON-encoded string as stored, or null. Unknown, deleted or not remote configuration → 404.
  */
 export async function remoteConfigOf(flagCache: FlagCache, projectId: number, idOrKey: string): Promise<string | null> {

@@ -31,7 +31,8 @@ import { ensureUsageDashboard } from './usage-dashboard.ts';
 const TAGS = ['feature_flags'];
 
 /**
- * The flag actions of the seed (7–12, 14, 18), at the flags' prefix
+ * The flag actions create_static_cohort_for_flag, dashboard, enrich_usage_dashboard,
+ * has_active_dependents, remote_config, status, bulk_keys and user_blast_radius, at the flags' prefix
  * `/api/projects/:project_id/feature_flags`. Handlers parse and delegate.
  */
 export function flagActionRoutes(deps: FlagDeps) {
@@ -57,7 +58,7 @@ export function flagActionRoutes(deps: FlagDeps) {
           tags: TAGS,
           summary: 'Create a static cohort of the persons for whom the flag is on now',
           description:
-            'Answers 200 (the seed) with {"cohort": {...}}. Small projects are evaluated inside the request; larger ones in the background (is_calculating: true until done).',
+            'Answers 200 (PostHog answers 201) with {"cohort": {...}}. Small projects are evaluated inside the request; larger ones in the background (is_calculating: true until done).',
           params: FlagParams,
           body: ActionBody,
           response: { 200: StaticCohortResponse },

@@ -4,7 +4,7 @@ import { FlagWriteBody } from '../schemas.ts';
 
 export { FlagParams, ProjectParams } from '../schemas.ts';
 
-/** The seed declares the flag writable fields as the body of these actions; they are accepted and not used. */
+/** The body of these actions is documented as the flag's writable fields; they are accepted and not used. */
 export const ActionBody = FlagWriteBody;
 
 export const IdOrKeyParams = Type.Object({ project_id: Type.String(), id: Type.String({ description: 'a flag id or key' }) });

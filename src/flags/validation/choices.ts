@@ -14,7 +14,7 @@ function isOneOf<T extends string>(raw: unknown, choices: readonly T[]): raw is 
   return typeof raw === 'string' && (choices as readonly string[]).includes(raw);
 }
 
-/** `evaluation_runtime`: stored as sent; `both` and `all` mean the same (CONTRACT §3). */
+/** `evaluation_runtime`: stored as sent; `both` and `all` mean the same. */
 export function validateEvaluationRuntime(raw: unknown): EvaluationRuntime {
   if (raw === null) throw nullNotAllowed('evaluation_runtime');
   if (!isOneOf(raw, EVALUATION_RUNTIMES)) throw invalidChoice(raw, 'evaluation_runtime');

@@ -17,7 +17,7 @@ export function parseIntegerId(value: unknown): number | null {
 const missingCohort = (id: unknown) => filtersError(`Cohort with id ${displayValue(id)} does not exist`, 'cohort_does_not_exist');
 
 /**
- * A cohort condition (reference §2.3 rule 8): the cohort and every cohort it depends on, recursively,
+ * A cohort condition: the cohort and every cohort it depends on, recursively,
  * exist in the project, and none of them filters on events (behavioural cohorts).
  */
 export async function checkCohortCondition(value: unknown, lookup: FlagLookup): Promise<void> {

@@ -19,7 +19,7 @@ export function dependencyIdsOf(filters: unknown): number[] {
 }
 
 /**
- * Flag dependencies (reference §2.5): each `flag` condition names, by integer id, a live and
+ * Flag dependencies: each `flag` condition names, by integer id, a live and
  * enabled flag of the project; a flag may not depend on itself; and the new filters may not close
  * a cycle (depth-first search over the project's live flags, this flag's filters substituted).
  */

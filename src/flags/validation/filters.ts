@@ -9,8 +9,8 @@ import { checkPropertyTypes } from './property-types.ts';
 import { parseFiltersStructure } from './structure.ts';
 
 /**
- * Validates `filters` as sent (reference §2.3–2.6 in order, after the structural layer of CONTRACT
- * §3) and returns the filters to store: operator aliases rewritten, payload values JSON strings,
+ * Validates `filters` as sent (structure first, then PostHog's rules: properties, variants,
+ * dependencies, payloads, in that order) and returns the filters to store: operator aliases rewritten, payload values JSON strings,
  * unknown keys kept. Throws the first error, always on attr `filters`.
  *
  * The PATCH quirk (filters without `groups` are ignored) is the caller's: call this only when the

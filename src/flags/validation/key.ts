@@ -5,7 +5,7 @@ export const KEY_MAX_LENGTH = 400;
 const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;
 
 /**
- * The field-level checks DRF runs before `validate_key` (reference §2.2): required, null, string,
+ * The field-level checks DRF runs before `validate_key`: required, null, string,
  * blank, max length. The key is returned as sent (not trimmed: a key with surrounding blanks fails
  * the format check instead, so the uniqueness check and the stored value always see the same string).
  */

@@ -36,7 +36,7 @@ export function parseMultivariate(raw: unknown): Multivariate | null | undefined
   return { ...raw, variants };
 }
 
-/** Variant percentages add up to 100, within ±0.01 (reference §2.3 rule 6, with V-C's tolerance). */
+/** Variant percentages add up to 100, within ±0.01 (the tolerance of PostHog's newest validation). */
 export function checkVariantSum(variants: FlagVariant[]): void {
   if (variants.length === 0) return;
   const sum = variants.reduce((total, variant) => total + variant.rollout_percentage, 0);

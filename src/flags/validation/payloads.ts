@@ -3,7 +3,7 @@ import { filtersError } from './errors.ts';
 import { isPlainObject } from './values.ts';
 
 /**
- * `filters.payloads` (reference §2.6): a dict whose values are stored as JSON strings. A string
+ * `filters.payloads`: a dict whose values are stored as JSON strings. A string
  * must already be valid JSON; any other JSON value is encoded (V-B). Keys are variant keys on a
  * multivariate flag, else at most the single key "true". Returns the normalised copy.
  */

@@ -9,7 +9,7 @@ import { displayValue } from './values.ts';
 
 export const MAX_LIST_VALUES = 1000;
 
-/** The per-condition rules (reference §2.3 rule 8), in PostHog's order; the first failure is thrown. */
+/** The per-condition rules, in PostHog's order; the first failure is thrown. */
 export async function checkProperty(property: FlagProperty, lookup: FlagLookup): Promise<void> {
   const { value, type } = property;
   const operator = property.operator ?? 'exact';

@@ -8,7 +8,7 @@ export function allProperties(filters: FlagFilters): FlagProperty[] {
 }
 
 /**
- * Property types against the flag's aggregation (reference §2.3 rules 3 and 5): a person flag uses
+ * Property types against the flag's aggregation: a person flag uses
  * person, cohort and flag properties, its flag properties with `flag_evaluates_to`; a group flag
  * uses group properties of its own group type only. The flag-level index decides, as in V-A.
  */

@@ -4,7 +4,7 @@ import { isFlagOperator, OPERATOR_ALIASES } from '../../targeting/operators.ts';
 import { displayValue, isFiniteNumber, isPlainObject, pythonTypeName, type JsonObject } from './values.ts';
 
 /**
- * The structural layer (V-C style, CONTRACT §3): shapes and types of `filters`, checked before the
+ * The structural layer (as PostHog's newest serializer has it): shapes and types of `filters`, checked before the
  * semantic rules. Returns a copy with operator aliases rewritten; unknown keys are kept as sent.
  * `multivariate` and `payloads` are left for their own modules.
  */

@@ -23,7 +23,7 @@ export function normalizeTags(raw: unknown, attr: 'tags' | 'evaluation_tags'): s
   return [...seen];
 }
 
-/** `evaluation_tags` must be a subset of `tags`, compared after normalisation (reference §2.7). */
+/** `evaluation_tags` must be a subset of `tags`, compared after normalisation. */
 export function checkEvaluationTagsSubset(evaluationTags: string[], tags: string[]): void {
   const known = new Set(tags.map(normalizeTag));
   const invalid = [...new Set(evaluationTags.map(normalizeTag))].filter((tag) => !known.has(tag)).sort();

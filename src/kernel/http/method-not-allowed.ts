@@ -1,23 +1,30 @@
-import type { FastifyInstance, HTTPMethods } from 'fastify';
-import { ApiError } from '../errors.ts';
+import type { FastifyContextConfig, FastifyInstance, HTTPMethods } from 'fastify';
+import { methodNotAllowed } from '../errors.ts';
 
 const METHODS: HTTPMethods[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
+/** The `Allow` header of a path offering `offered` (HEAD comes with GET; OPTIONS always). */
+export function allowHeader(offered: readonly string[]): string {
+  return [...offered, ...(offered.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+}
+
 /**
  * Answers 405 (with `Allow`) for the methods `url` does not offer, instead of a misleading 404.
- * Authentication still runs first: an anonymous caller gets its 401.
+ * The route takes `config`: on an authenticated path authentication still runs first (an anonymous
+ * caller gets its 401); a public path (`config.public`) answers the 405 without any.
  */
-export function refuseOtherMethods(app: FastifyInstance, url: string, offered: HTTPMethods[]): void {
-  const allow = [...offered, ...(offered.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+export function refuseOtherMethods(app: FastifyInstance, url: string, offered: readonly string[], config: FastifyContextConfig = {}): void {
+  const allow = allowHeader(offered);
   const others = METHODS.filter((m) => !offered.includes(m));
   if (others.length === 0) return;
   app.route({
     method: others,
     url,
+    config,
     schema: { hide: true },
     handler: async (request, reply) => {
       reply.header('allow', allow);
-      throw new ApiError(405, 'invalid_request', 'method_not_allowed', `Method "${request.method}" not allowed.`);
+      throw methodNotAllowed(request.method);
     },
   });
 }

@@ -1,7 +1,7 @@
 /**
- * Flag definitions for local evaluation (reference §5.10, sdk-contract §3.1a):
+ * Flag definitions for local evaluation:
  * `GET /flags/definitions` (posthog-node ≥ 5.29.4), `GET /api/feature_flag/local_evaluation`
- * (older SDKs) and the seed's `GET /api/projects/{project_id}/feature_flags/local_evaluation`.
+ * (older SDKs) and the project's `GET /api/projects/{project_id}/feature_flags/local_evaluation`.
  *
  * Served from the project's cached view: the JSON and its ETag are rendered once per change, so a
  * poll costs no query. `If-None-Match` naming the current ETag → 304 with no body.
@@ -10,7 +10,6 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendRevalidated } from '../../kernel/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { queryFlag } from '../flags-request.ts';
-import { refuseOtherPublicMethods } from '../http.ts';
 import { DefinitionsQuery, DefinitionsResponse, ProjectParams } from '../schemas.ts';
 
 const TAGS = ['sdk'];
@@ -48,10 +47,9 @@ function schema(summary: string, withProject: boolean) {
 export function definitionsRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     for (const url of DEFINITIONS_PATHS) {
-      app.get(url, { config: { public: true }, schema: schema(`Flag definitions for local evaluation (${url})`, false) }, (request, reply) =>
+      app.get(url, { config: { public: {} }, schema: schema(`Flag definitions for local evaluation (${url})`, false) }, (request, reply) =>
         serve(deps, request, reply),
       );
-      refuseOtherPublicMethods(app, url, ['GET']);
     }
   };
 }
@@ -61,9 +59,8 @@ export function projectDefinitionsRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get(
       PROJECT_LOCAL_EVALUATION,
-      { config: { public: true }, schema: schema("The project's flag definitions for local evaluation", true) },
+      { config: { public: {} }, schema: schema("The project's flag definitions for local evaluation", true) },
       (request, reply) => serve(deps, request, reply, (request.params as { project_id: string }).project_id),
     );
-    refuseOtherPublicMethods(app, PROJECT_LOCAL_EVALUATION, ['GET']);
   };
 }

@@ -1,14 +1,15 @@
 /**
  * `POST /flags/` and `POST /decide/`: every flag of the project evaluated for one person, for the
- * SDKs (reference §7.1, sdk-contract §3.1b). Authenticated by the project token; bodies as
- * ingestion reads them (JSON, gzip, base64, forms). See docs/sdk.md.
+ * SDKs. Authenticated by the project token (the public surface reads it); bodies as ingestion
+ * reads them (JSON, gzip, base64, forms). See docs/sdk.md.
  */
 import type { FastifyInstance } from 'fastify';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, type Evaluation } from '../evaluate.ts';
-import { readFlagsQuery, readFlagsRequest, readToken } from '../flags-request.ts';
-import { acceptRawBodies, allowCors, BODY_LIMIT, readBody, refuseOtherPublicMethods } from '../http.ts';
+import { readFlagsQuery, readFlagsRequest } from '../flags-request.ts';
+import { acceptRawBodies } from '../../public/body.ts';
+import { BODY_LIMIT, readBody } from '../http.ts';
 import { decideJson, flagsJson } from '../responses.ts';
 import { DecideQuery, FlagsBody, FlagsQuery, FlagsResponse } from '../schemas.ts';
 
@@ -18,14 +19,13 @@ const NO_FLAGS: Evaluation = { flags: [], errors: false };
 export function evaluationRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     acceptRawBodies(app);
-    allowCors(app, ['/flags', '/decide'], 'POST, OPTIONS');
 
     for (const kind of ['flags', 'decide'] as const) {
       const url = `/${kind}`;
       app.post(
         url,
         {
-          config: { public: true },
+          config: { public: { token: ['body', 'query'], emptyBodyIsObject: true, cors: true } },
           bodyLimit: BODY_LIMIT,
           schema: {
             tags: TAGS,
@@ -48,7 +48,7 @@ export function evaluationRoutes(deps: SdkDeps) {
           const rawQuery = (request.query ?? {}) as Record<string, unknown>;
           const query = readFlagsQuery(rawQuery);
           const payload = await readBody(request);
-          const projectId = await deps.auth.projectOfToken(readToken(payload, rawQuery));
+          const projectId = request.publicProject;
           const flagsRequest = readFlagsRequest(payload, query);
           const view = await deps.cache.view(projectId);
           const evaluation = flagsRequest.disableFlags
@@ -58,7 +58,6 @@ export function evaluationRoutes(deps: SdkDeps) {
           return sendJson(reply, body);
         },
       );
-      refuseOtherPublicMethods(app, url, ['POST']);
     }
   };
 }

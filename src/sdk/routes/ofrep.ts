@@ -5,26 +5,19 @@
  * `?token=<phc_…>`. See src/sdk/ofrep.ts and docs/sdk.md.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { acceptRawBodies } from '../../public/body.ts';
 import { ApiError } from '../../kernel/errors.ts';
-import { bearerToken } from '../../accounts/auth/authenticator.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { sendRevalidated, weakEtag } from '../../kernel/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor } from '../evaluate.ts';
-import { acceptRawBodies, allowCors, BODY_LIMIT, readBody, refuseOtherPublicMethods } from '../http.ts';
+import { BODY_LIMIT, readBody } from '../http.ts';
 import { OfrepFailure, ofrepResult, readOfrepContext } from '../ofrep.ts';
 import { OfrepKeyParams, OfrepRequest } from '../schemas.ts';
 
 const TAGS = ['ofrep'];
 export const OFREP_FLAG = '/ofrep/v1/evaluate/flags/:key';
 export const OFREP_BULK = '/ofrep/v1/evaluate/flags';
-
-function projectToken(request: FastifyRequest): string | null {
-  const bearer = bearerToken(request.headers.authorization);
-  if (bearer) return bearer;
-  const token = (request.query as Record<string, unknown> | undefined)?.token;
-  return typeof token === 'string' && token !== '' ? token : null;
-}
 
 async function readRequestBody(request: FastifyRequest): Promise<unknown> {
   try {
@@ -36,11 +29,11 @@ async function readRequestBody(request: FastifyRequest): Promise<unknown> {
 }
 
 const security = [{}];
+const PUBLIC = { token: ['header', 'query'], emptyBodyIsObject: true, cors: true } as const;
 
 export function ofrepRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     acceptRawBodies(app);
-    allowCors(app, [OFREP_FLAG, OFREP_BULK], 'POST, OPTIONS');
 
     const fail = (reply: FastifyReply, error: unknown, key?: string) => {
       if (error instanceof OfrepFailure) return reply.code(error.status).send(error.body(key));
@@ -50,7 +43,7 @@ export function ofrepRoutes(deps: SdkDeps) {
     app.post(
       OFREP_FLAG,
       {
-        config: { public: true },
+        config: { public: PUBLIC },
         bodyLimit: BODY_LIMIT,
         schema: {
           tags: TAGS,
@@ -65,7 +58,7 @@ export function ofrepRoutes(deps: SdkDeps) {
       },
       async (request, reply) => {
         const key = (request.params as { key: string }).key;
-        const projectId = await deps.auth.projectOfToken(projectToken(request));
+        const projectId = request.publicProject;
         try {
           const input = readOfrepContext(await readRequestBody(request));
           const view = await deps.cache.view(projectId);
@@ -78,12 +71,11 @@ export function ofrepRoutes(deps: SdkDeps) {
         }
       },
     );
-    refuseOtherPublicMethods(app, OFREP_FLAG, ['POST']);
 
     app.post(
       OFREP_BULK,
       {
-        config: { public: true },
+        config: { public: PUBLIC },
         bodyLimit: BODY_LIMIT,
         schema: {
           tags: TAGS,
@@ -94,7 +86,7 @@ export function ofrepRoutes(deps: SdkDeps) {
         },
       },
       async (request, reply) => {
-        const projectId = await deps.auth.projectOfToken(projectToken(request));
+        const projectId = request.publicProject;
         try {
           const input = readOfrepContext(await readRequestBody(request));
           const view = await deps.cache.view(projectId);
@@ -109,6 +101,5 @@ export function ofrepRoutes(deps: SdkDeps) {
         }
       },
     );
-    refuseOtherPublicMethods(app, OFREP_BULK, ['POST']);
   };
 }

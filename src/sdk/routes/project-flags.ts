@@ -1,5 +1,5 @@
 /**
- * Flag actions that evaluate with the stored person (reference §5.9, §5.11; CONTRACT §2 scopes):
+ * Flag actions that evaluate with the stored person:
  * `GET /api/projects/{project_id}/feature_flags/evaluation_reasons?distinct_id=&groups=` and
  * `GET …/feature_flags/my_flags?groups=` (the key owner's distinct id). Both use the context
  * loader of `/flags` with nothing sent but the groups.

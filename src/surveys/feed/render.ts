@@ -1,5 +1,5 @@
 /**
- * The public survey feed's body, `{"surveys":[…],"survey_config":null}` (reference §5.9): per survey
+ * The public survey feed's body, `{"surveys":[…],"survey_config":null}`: per survey
  * `id, name, type`, the flag keys that exist, `questions, conditions, appearance` as stored, the
  * dates and iteration, `schedule, enable_partial_responses`, and `translations` only when it holds
  * something. `description` is left out, as PostHog does.

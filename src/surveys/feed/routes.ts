@@ -1,5 +1,5 @@
 /**
- * What posthog-js reads to show surveys (reference §5.9, sdk-contract §3.2), public and open to
+ * What posthog-js reads to show surveys, public and open to
  * every origin:
  *
  * - `GET /api/surveys/?token=<phc_…>`: the project's feed, rendered once per change (SurveyFeedCache),
@@ -8,11 +8,10 @@
  * - `GET /array/<token>/config` and `/array/<token>/config.js`: the remote config posthog-js needs
  *   before it loads surveys at all (remote-config.ts). Unknown token → 404.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { SurveyDeps } from '../deps.ts';
-import { ApiError, notFound } from '../../kernel/errors.ts';
+import { notFound } from '../../kernel/errors.ts';
 import { sendRevalidated, weakEtag } from '../../kernel/http/etag.ts';
-import { allowCors, refuseOtherPublicMethods } from '../../sdk/http.ts';
 import { SurveyFeedCache } from './cache.ts';
 import { remoteConfig, remoteConfigScript } from './remote-config.ts';
 import { FeedQuery, FeedResponse, RemoteConfigParams, RemoteConfigResponse } from './schemas.ts';
@@ -22,20 +21,6 @@ export const REMOTE_CONFIG_URL = '/array/:token/config';
 export const REMOTE_CONFIG_SCRIPT_URL = '/array/:token/config.js';
 const TAGS = ['surveys'];
 const security = [{}];
-
-const tokenMissing = () =>
-  new ApiError(401, 'authentication_error', 'not_authenticated', 'Project API key missing: send the project token (phc_…) as the "token" query parameter.');
-const tokenUnknown = () => new ApiError(401, 'authentication_error', 'authentication_failed', 'Project API key invalid: no project has this token.');
-
-function queryToken(request: FastifyRequest): string | null {
-  const query = (request.query ?? {}) as Record<string, unknown>;
-  for (const name of ['token', 'api_key']) {
-    const raw = query[name];
-    const value = Array.isArray(raw) ? raw[0] : raw;
-    if (typeof value === 'string' && value.trim() !== '') return value.trim();
-  }
-  return null;
-}
 
 export function surveyFeedRoutes(deps: SurveyDeps) {
   const cache = new SurveyFeedCache(deps.pool, deps.bus);
@@ -48,12 +33,10 @@ export function surveyFeedRoutes(deps: SurveyDeps) {
   };
 
   return async function register(app: FastifyInstance): Promise<void> {
-    allowCors(app, [FEED_URL, REMOTE_CONFIG_URL, REMOTE_CONFIG_SCRIPT_URL], 'GET, OPTIONS');
-
     app.get(
       FEED_URL,
       {
-        config: { public: true },
+        config: { public: { token: ['query'], cors: true } },
         schema: {
           tags: TAGS,
           summary: 'The surveys posthog-js shows (public)',
@@ -66,15 +49,10 @@ export function surveyFeedRoutes(deps: SurveyDeps) {
         },
       },
       async (request, reply) => {
-        const token = queryToken(request);
-        if (token === null) throw tokenMissing();
-        const projectId = await tokens.projectId(token);
-        if (projectId === null) throw tokenUnknown();
-        const feed = await cache.feed(projectId);
+        const feed = await cache.feed(request.publicProject);
         return sendRevalidated(request, reply, feed.json, feed.etag);
       },
     );
-    refuseOtherPublicMethods(app, FEED_URL, ['GET']);
 
     for (const [url, script] of [
       [REMOTE_CONFIG_URL, false],
@@ -83,7 +61,7 @@ export function surveyFeedRoutes(deps: SurveyDeps) {
       app.get(
         url,
         {
-          config: { public: true },
+          config: { public: { cors: true } },
           schema: {
             tags: TAGS,
             summary: script ? 'posthog-js remote config as a script (public)' : 'posthog-js remote config (public)',
@@ -103,7 +81,6 @@ export function surveyFeedRoutes(deps: SurveyDeps) {
           return sendRevalidated(request, reply, body, weakEtag(body), contentType);
         },
       );
-      refuseOtherPublicMethods(app, url, ['GET']);
     }
   };
 }

@@ -1,5 +1,5 @@
 /**
- * The flags a survey owns (reference §3, CONTRACT §5/§9): the targeting flag, the internal
+ * The flags a survey owns: the targeting flag, the internal
  * ("don't show again") targeting flag and the response-sampling flag. Every write here runs in the
  * caller's unit of work and is committed through the one flag writer (activity, notice, cache).
  */
@@ -22,7 +22,7 @@ export type OwnedFlagDeps = Pick<FlagWriteDeps, 'bus' | 'flagCache'>;
 export type OwnedFlagKind = 'targeting' | 'internal' | 'sampling';
 const SUFFIX: Record<OwnedFlagKind, string> = { targeting: '', internal: '-custom', sampling: '-sampling' };
 
-/** A fresh key `survey-targeting-<10 hex>[-custom|-sampling]` (reference §3.1). */
+/** A fresh key `survey-targeting-<10 hex>[-custom|-sampling]`. */
 export function ownedFlagKey(kind: OwnedFlagKind): string {
   return `${SURVEY_FLAG_PREFIX}${randomBytes(5).toString('hex')}${SUFFIX[kind]}`;
 }
@@ -37,7 +37,7 @@ export function surveyFlagsActive(survey: Pick<SurveyRecord, 'start_date' | 'end
   return survey.start_date !== null && survey.end_date === null && !survey.archived;
 }
 
-/** The key a survey's person properties carry: `{id}`, or `{id}/{iteration}` for a recurring survey (§3.3). */
+/** The key a survey's person properties carry: `{id}`, or `{id}/{iteration}` for a recurring survey. */
 export function surveyPropertyKey(survey: Pick<SurveyRecord, 'id' | 'iteration_count' | 'current_iteration'>): string {
   return (survey.iteration_count ?? 0) > 0 ? `${survey.id}/${survey.current_iteration || 1}` : survey.id;
 }
@@ -49,7 +49,7 @@ function waitPeriodDays(conditions: unknown): number {
   return Number.isFinite(n) && n > 0 ? n : 0;
 }
 
-/** The internal targeting flag's filters: not dismissed, not responded (this iteration), and the wait period (§3.3). */
+/** The internal targeting flag's filters: not dismissed, not responded (this iteration), and the wait period. */
 export function internalTargetingFilters(
   survey: Pick<SurveyRecord, 'id' | 'iteration_count' | 'current_iteration' | 'conditions'>,
 ): FlagFilters {
@@ -67,7 +67,7 @@ export function internalTargetingFilters(
   };
 }
 
-/** The response-sampling flag's filters at creation: everyone; the daily job moves the rollout (§3.4). */
+/** The response-sampling flag's filters at creation: everyone; the daily job moves the rollout. */
 export function samplingFilters(): FlagFilters {
   return { groups: [{ variant: '', rollout_percentage: 100, properties: [] }] };
 }
@@ -118,8 +118,8 @@ export async function insertOwnedFlag(
 }
 
 /**
- * The response-sampling flag, created once: when the survey has daily limits and no such flag yet
- * (reference §3.4). Sets the survey's `internal_response_sampling_flag_id` and answers the new flag,
+ * The response-sampling flag, created once: when the survey has daily limits and no such flag yet.
+ * Sets the survey's `internal_response_sampling_flag_id` and answers the new flag,
  * or null when none was needed.
  */
 export async function ensureSamplingFlag(
@@ -146,7 +146,7 @@ export interface OwnedFlagChanges {
   /** Sets `rollout_percentage` of every condition set (the sampling job). */
   rolloutPercentage?: number;
   active?: boolean;
-  /** true soft-deletes the flag (CONTRACT §9). */
+  /** true soft-deletes the flag. */
   deleted?: boolean;
 }
 

@@ -1,5 +1,5 @@
 /**
- * The daily task `update_survey_iteration` (reference §4.2): a recurring survey moves to the
+ * The daily task `update_survey_iteration`: a recurring survey moves to the
  * iteration whose window holds today, and ends once the last iteration is over.
  */
 import { insertOwnedFlag, internalTargetingFilters, surveyFlagsActive, updateOwnedFlag } from '../flags/owned.ts';

@@ -29,7 +29,7 @@ export interface SurveyJobsReport {
 const silent: JobLog = { info: () => {}, error: () => {} };
 
 /**
- * The periodic survey work (reference §4): iteration advance, response-sampling rollout, stop at
+ * The periodic survey work: iteration advance, response-sampling rollout, stop at
  * `responses_limit`. PostHog runs them as hourly/daily tasks; here every round does all three, and
  * each only changes what is due, so running often is harmless. Safe with several processes on one
  * database: a round holds a transaction-scoped advisory lock, a process that cannot take it skips

@@ -1,5 +1,5 @@
 /**
- * `stop_surveys_reached_target` (reference §4.1): a launched survey whose responses reached its
+ * `stop_surveys_reached_target`: a launched survey whose responses reached its
  * `responses_limit` ends now, and the limit is cleared. Responses are counted as the
  * `responses_count` endpoint counts them (de-duplicated submissions inside the survey's window),
  * archived ones included: they were collected.

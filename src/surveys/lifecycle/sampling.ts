@@ -1,5 +1,5 @@
 /**
- * The daily task `update_survey_adaptive_sampling` (reference §4.3): the sampling flag's rollout
+ * The daily task `update_survey_adaptive_sampling`: the sampling flag's rollout
  * follows today's entry of the schedule; on the schedule's last day the sampling start date moves
  * to the next day, so the schedule starts over.
  */

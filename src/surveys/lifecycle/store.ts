@@ -16,7 +16,7 @@ export async function tryJobsLock(db: Queryable): Promise<boolean> {
 // the survey with findSurvey under a row lock.
 const CANDIDATE = 'SELECT s.*, NULL::json AS created_by FROM surveys s';
 
-/** Running recurring surveys (reference §4.2: a start date, no end date, an iteration count). */
+/** Running recurring surveys (a start date, no end date, an iteration count). */
 export async function iterationCandidates(db: Queryable): Promise<SurveyRecord[]> {
   const { rows } = await db.query<SurveyRecord>(
     `${CANDIDATE} WHERE s.start_date IS NOT NULL AND s.end_date IS NULL AND s.iteration_count > 0 AND s.iteration_frequency_days > 0`,
@@ -26,7 +26,7 @@ export async function iterationCandidates(db: Queryable): Promise<SurveyRecord[]
 
 export type SamplingCandidate = SurveyRecord & { sampling_flag_filters: FlagFilters | null };
 
-/** Running surveys with a sampling schedule and a sampling flag (reference §4.3), with the flag's filters. */
+/** Running surveys with a sampling schedule and a sampling flag, with the flag's filters. */
 export async function samplingCandidates(db: Queryable): Promise<SamplingCandidate[]> {
   const { rows } = await db.query<SamplingCandidate>(
     `SELECT s.*, NULL::json AS created_by, f.filters AS sampling_flag_filters

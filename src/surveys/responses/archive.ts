@@ -1,5 +1,5 @@
 /**
- * Archiving single responses (reference §5.2–5.3, CONTRACT §5): a response is the uuid of its
+ * Archiving single responses: a response is the uuid of its
  * latest `survey sent` event; archiving stores it, unarchiving removes it. Both are idempotent and
  * log activity only when something changed, in the same transaction. Nothing checks that an event
  * with that uuid exists (as PostHog).

@@ -1,6 +1,6 @@
 /**
  * The arguments of stats and responses_count (seed: date_from, date_to, exclude_archived,
- * survey_ids): from the query string, and from a JSON body when one is sent (CONTRACT §5), a key
+ * survey_ids): from the query string, and from a JSON body when one is sent, a key
  * in the body winning over the same key in the query. Fastify never reads the body of a GET, so
  * these routes read it themselves.
  */

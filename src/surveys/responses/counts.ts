@@ -52,7 +52,7 @@ SELECT t.survey_id::text AS survey_id, t.submissions - coalesce(c.affected, 0) +
  WHERE t.project_id = $1`;
 
 /**
- * Responses per survey (CONTRACT §9): de-duplicated `survey sent` submissions, each survey counted
+ * Responses per survey: de-duplicated `survey sent` submissions, each survey counted
  * inside its own window (start_date or created_at .. end_date). Surveys without responses are absent.
  * Used by `responses_count` and by the lifecycle job that stops surveys at `responses_limit`.
  * With `excludeArchived`, a response archived under any survey of the project is left out.

@@ -83,7 +83,7 @@ function instantArg(value: unknown, attr: string): Instant | null {
   return instant;
 }
 
-/** `date_from` / `date_to` → instants; a bad value or an inverted range is a 400 (reference §5.4). */
+/** `date_from` / `date_to` → instants; a bad value or an inverted range is a 400. */
 export function parseDateRange(dateFrom: unknown, dateTo: unknown): DateRange {
   const from = instantArg(dateFrom, 'date_from');
   const to = instantArg(dateTo, 'date_to');

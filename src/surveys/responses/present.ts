@@ -1,4 +1,4 @@
-/** Statistics numbers → PostHog's answer (reference §5.4): the dismissed adjustment, only-seen figures, rates. */
+/** Statistics numbers → PostHog's answer: the dismissed adjustment, only-seen figures, rates. */
 import { SURVEY_DISMISSED, SURVEY_SENT, SURVEY_SHOWN } from '../record.ts';
 import { isoFromMicros } from './dates.ts';
 import type { RawSurveyNumbers } from './stats-store.ts';

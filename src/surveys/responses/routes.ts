@@ -40,7 +40,7 @@ const statsArgs = (args: RawArgs): StatsArgs => ({
   excludeArchived: excludeArchivedArg(args.exclude_archived),
 });
 
-/** archived-response-uuids, archive/unarchive, stats, global stats, responses_count (seed 7, 9–11, 15, 16). */
+/** archived-response-uuids, archive/unarchive, stats, global stats, responses_count. */
 export function surveyResponseRoutes(deps: Kernel) {
   const { pool, units } = deps;
   const globalCache = new StatsCache<StatsBody>();

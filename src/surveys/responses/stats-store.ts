@@ -1,5 +1,5 @@
 /**
- * SQL of the response statistics (reference §5.4). Two ways to the same exact numbers:
+ * SQL of the response statistics. Two ways to the same exact numbers:
  * - from the rollups: a survey's all-time totals (survey_response_totals) minus what lies outside
  *   the window or is archived, looked up per person and per submission; the cost follows the
  *   events left out, so a survey's own window (nearly everything) costs a few milliseconds

@@ -1,4 +1,4 @@
-/** Per-survey and global statistics (reference §5.4, CONTRACT §5): the use cases behind the two stats routes. */
+/** Per-survey and global statistics: the use cases behind the two stats routes. */
 import type { Pool, PoolClient } from '../../db/pool.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { requireSurvey } from '../read-store.ts';

@@ -1,5 +1,5 @@
 /**
- * The text of `summarize_responses` (reference §5.7): PostHog's model output — an overview, one to
+ * The text of `summarize_responses`: PostHog's model output — an overview, one to
  * five themes with a frequency band, a key insight — computed locally, and its Markdown layout.
  */
 import type { SurveyQuestion } from './questions.ts';

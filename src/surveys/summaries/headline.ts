@@ -1,5 +1,5 @@
 /**
- * The text of `summary_headline` (reference §5.8): one plain sentence of at most 20 words over the
+ * The text of `summary_headline`: one plain sentence of at most 20 words over the
  * sampled responses. Per question, in the survey's order: the rating average (and NPS on 0–10), the
  * top choice with its share, the main themes of open answers; clauses are added while the sentence
  * stays within 20 words.

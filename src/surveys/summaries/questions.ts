@@ -1,5 +1,5 @@
 /**
- * Survey questions and where their answers sit in `survey sent` events (reference §6): the id-based
+ * Survey questions and where their answers sit in `survey sent` events: the id-based
  * key `$survey_response_<questionId>` first, else the legacy index key (`$survey_response` for
  * question 0, `$survey_response_<n>` for question n).
  */
@@ -47,7 +47,7 @@ export function questionsOf(raw: unknown): SurveyQuestion[] {
   return questions;
 }
 
-/** By id when one is given, else by index (§5.7). */
+/** By id when one is given, else by index. */
 export function findQuestion(questions: SurveyQuestion[], by: { id: string | null; index: number | null }): SurveyQuestion | null {
   if (by.id !== null) return questions.find((q) => q.id === by.id) ?? null;
   if (by.index !== null) return questions.find((q) => q.index === by.index) ?? null;

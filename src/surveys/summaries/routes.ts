@@ -14,7 +14,7 @@ function parseQuestionIndex(raw: string | undefined): number | null {
   return Number.isSafeInteger(index) ? index : null;
 }
 
-/** summarize_responses and summary_headline, computed locally (seed 12, 13). */
+/** summarize_responses and summary_headline, computed locally. */
 export function surveySummaryRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();

@@ -8,7 +8,7 @@ export const SummarizeQuery = Type.Object({
 });
 
 /**
- * The seed lists the survey writable fields as the body; only `force_refresh` is read, anything else
+ * The body is documented as the survey's writable fields; only `force_refresh` is read, anything else
  * is accepted and ignored.
  */
 export const SummaryBody = Type.Object(

@@ -1,6 +1,6 @@
 /**
- * summarize_responses and summary_headline (seed 12, 13; reference §5.7, §5.8), computed locally
- * from the stored `survey sent` events: no network, no language model (CONTRACT §5).
+ * summarize_responses and summary_headline, computed locally
+ * from the stored `survey sent` events: no network, no language model.
  */
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../../db/pool.ts';

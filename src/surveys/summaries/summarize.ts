@@ -1,5 +1,5 @@
 /**
- * Which answers a question's summary reads (reference §5.7) and its Markdown, as pure functions:
+ * Which answers a question's summary reads and its Markdown, as pure functions:
  * - open (and link) questions: the written answers, low-quality ones dropped;
  * - choice questions: only what was written in (answers equal to a predefined choice dropped);
  * - rating questions: the ratings on the scale (PostHog's text filter would drop every rating;

@@ -1,6 +1,6 @@
 /**
  * Words of open answers, for the local (language-model-free) summaries: tokens, stop words, a light
- * plural folding, and the low-quality filter of reference §5.7. Pure and deterministic.
+ * plural folding, and the low-quality filter PostHog's summaries apply. Pure and deterministic.
  */
 
 /** English function words and feedback fillers that never make a theme. */
@@ -19,7 +19,7 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Short single words that still say something (reference §5.7's allow-list, extended). */
+/** Short single words that still say something (PostHog's allow-list, extended). */
 const MEANINGFUL_SHORT_WORDS = new Set(
   (
     'ui ux bug bugs pricing price prices api apis docs doc sdk sdks speed slow fast support design mobile search login ' +
@@ -62,7 +62,7 @@ export function tokenize(text: string): Token[] {
 }
 
 /**
- * §5.7: a single word shorter than 10 characters that is not a known meaningful word ("ok", "asdf"),
+ * Low quality, as PostHog judges it: a single word shorter than 10 characters that is not a known meaningful word ("ok", "asdf"),
  * or a text of 6+ characters that is mostly one repeated character ("aaaaaa", "!!!!!!!").
  */
 export function isLowQualityAnswer(text: string): boolean {

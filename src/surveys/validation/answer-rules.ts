@@ -4,7 +4,7 @@ import { isPlainObject, type JsonObject } from './python.ts';
 const RULE_TYPES = ['min_length', 'max_length', 'email'];
 const LENGTH_RULES = ['min_length', 'max_length'];
 
-/** An open question's `validation` list (reference §2.2 rule 9); kept as sent when valid. */
+/** An open question's `validation` list; kept as sent when valid. */
 export function checkAnswerRules(rules: unknown): void {
   if (!Array.isArray(rules)) throw questionsError('Question validation must be a list of validation rules');
   for (const rule of rules) {

@@ -9,7 +9,7 @@ const CONTENT_TYPES = ['text', 'html'];
 const appearanceError = (detail: string) => fieldError('appearance', detail);
 
 /**
- * `appearance` (reference §2.4, attr `appearance`): a free-form object, stored as sent apart from
+ * `appearance` (attr `appearance`): a free-form object, stored as sent apart from
  * the sanitised thank-you texts. Null is allowed.
  *
  * Decisions where PostHog would fail with a 500 or is silent:

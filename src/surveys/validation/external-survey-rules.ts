@@ -8,7 +8,7 @@ const CONDITIONS_NOT_ALLOWED = ['url', 'urlMatchType', 'selector', 'seenSurveyWa
 
 /**
  * Rule 10: a request that sets `type: "external_survey"` may not carry in-app targeting
- * (reference §2.6). PostHog collects a dict and reports its first key: checked in that key order.
+ *. PostHog collects a dict and reports its first key: checked in that key order.
  * A PATCH that does not send `type` is not checked.
  */
 export function checkExternalSurvey(data: SurveyWriteBody): void {

@@ -5,7 +5,7 @@ import { fieldError } from './errors.ts';
 const SCHEDULES = ['once', 'recurring', 'always'];
 
 /**
- * The field-level checks the body schema cannot express (reference §2.1), in PostHog's field order:
+ * The field-level checks the body schema cannot express, in PostHog's field order:
  * `name` and `type` are required on create only (the schema makes every field optional, for PATCH);
  * a name of blanks is blank (DRF trims before its blank check; the name is stored as sent, like a
  * flag key); `schedule` is one of three values or null.

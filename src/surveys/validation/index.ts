@@ -10,7 +10,8 @@ import { checkSurveyTranslations } from './translations.ts';
 export { cleanHtml, looksLikeHtml, sanitizeText } from './sanitize.ts';
 
 /**
- * Every rule of reference §2.2–2.6 with PostHog's messages and `attr`, in PostHog's order, after the
+ * Every rule of PostHog's survey serializer (questions, translations, appearance, conditions, the
+ * object-level rules) with PostHog's messages and `attr`, in PostHog's order, after the
  * schema's field-level checks passed. Answers the body to store: questions, appearance and
  * translations normalised and HTML-sanitised (question ids are assigned later, by the service).
  * Throws the first ApiError.

@@ -1,7 +1,7 @@
 import { questionsError } from './errors.ts';
 import { sanitizeText } from './sanitize.ts';
 
-/** The schemes a link question may point to (reference §2.2 rule 8). */
+/** The schemes a link question may point to. */
 const LINK_SCHEMES = ['https', 'mailto'];
 // Python's `re.match` with `$`: a single trailing newline is tolerated.
 const MAILTO = /^mailto:[a-zA-Z0-9._%+-]+@[a-zA-Z0-9.-]+\.[a-zA-Z]{2,}\n?$/;

@@ -9,7 +9,7 @@ import { isPlainObject, isTruthy, pythonTypeName } from './python.ts';
 import { checkResponseSampling } from './sampling-rules.ts';
 
 /**
- * The object-level rules of reference §2.6, 1–10 in PostHog's order, over the request's fields after
+ * The ten object-level rules of PostHog's survey serializer, in its order, over the request's fields after
  * the field-level checks (`data` holds the cleaned questions, appearance and translations).
  */
 export async function checkObjectRules(data: SurveyWriteBody, context: SurveyValidationContext): Promise<void> {

@@ -8,7 +8,7 @@ import { sanitizeText } from './sanitize.ts';
 const TEXT_FIELDS = ['question', 'description', 'buttonText', 'lowerBoundLabel', 'upperBoundLabel'];
 
 /**
- * A question's `translations` (reference §2.2 rule 7). `number` is the question's 1-based position,
+ * A question's `translations`. `number` is the question's 1-based position,
  * as PostHog prints it. `questionChoices` are the question's own (checked) choices, or null when it
  * has none: then translated choices are dropped. Languages left empty are removed.
  */

@@ -10,7 +10,7 @@ const OPTIONAL_TEXTS = ['buttonText', 'lowerBoundLabel', 'upperBoundLabel'];
 const CONTENT_TYPES = ['text', 'html'];
 
 /**
- * `questions` (reference §2.2, attr `questions`): the checks of each question in PostHog's order;
+ * `questions` (attr `questions`): the checks of each question in PostHog's order;
  * answers the questions to store, texts sanitised, every other key kept as sent. Null stays null.
  *
  * Where PostHog lets a falsy value of the wrong type through unchecked (`description: 0`), it is

@@ -3,7 +3,7 @@ import { isBefore, parseInstant, pythonDatetimeStr, utcMidnight } from './dates.
 import { fieldError } from './errors.ts';
 
 /**
- * Rules 6–8 on the response sampling fields of this request (reference §2.6), raised as dicts, so
+ * Rules 6–8 on the response sampling fields of this request, raised as dicts, so
  * attr is the field. The schema already made the numbers non-negative integers.
  *
  * PostHog compares `response_sampling_interval > 0` even when the interval is null and fails with a

@@ -1,7 +1,7 @@
 import sanitizeHtml from 'sanitize-html';
 
 /**
- * HTML sanitisation of survey texts (reference §2.3): a string is cleaned only when it looks like
+ * HTML sanitisation of survey texts: a string is cleaned only when it looks like
  * HTML, so plain texts such as `a < b & c` are stored exactly as sent.
  */
 

@@ -8,7 +8,7 @@ const TRANSLATABLE = ['name', 'description', 'thankYouMessageHeader', 'thankYouM
 const translationsError = (detail: string) => fieldError('translations', detail);
 
 /**
- * Survey-level `translations` (reference §2.3, attr `translations`): `{lang: {field: text}}`, texts
+ * Survey-level `translations` (attr `translations`): `{lang: {field: text}}`, texts
  * sanitised, unknown fields dropped, languages left empty removed. Null clears them.
  */
 export function checkSurveyTranslations(raw: unknown): JsonObject | null {

@@ -1,4 +1,4 @@
-/** The two posthog-node versions the contract pins (CONTRACT §4), behind one small interface. */
+/** The two posthog-node versions tested against (current, and 5.29.3 before /flags/definitions), behind one small interface. */
 import { PostHog as PostHogCurrent } from 'posthog-node';
 import { PostHog as PostHogLegacy } from 'posthog-node-5293';
 

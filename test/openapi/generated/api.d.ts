@@ -444,7 +444,7 @@ export interface paths {
         put?: never;
         /**
          * Create a static cohort of the persons for whom the flag is on now
-         * @description Answers 200 (the seed) with {"cohort": {...}}. Small projects are evaluated inside the request; larger ones in the background (is_calculating: true until done).
+         * @description Answers 200 (PostHog answers 201) with {"cohort": {...}}. Small projects are evaluated inside the request; larger ones in the background (is_calculating: true until done).
          */
         post: operations["feature_flags_create_static_cohort_for_flag_create"];
         delete?: never;

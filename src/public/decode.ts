@@ -1,10 +1,10 @@
 import { gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import secureJson from 'secure-json-parse';
-import { ApiError } from '../../kernel/errors.ts';
-import { nestedDeeperThan, nestedTooDeep } from '../../kernel/http/json-depth.ts';
-import { MAY_HOLD_UNSTORABLE_ESCAPE } from '../../kernel/http/storable-text.ts';
+import { ApiError } from '../kernel/errors.ts';
+import { nestedDeeperThan, nestedTooDeep } from '../kernel/http/json-depth.ts';
+import { MAY_HOLD_UNSTORABLE_ESCAPE } from '../kernel/http/storable-text.ts';
 import { tooLarge, unreadableBody } from './errors.ts';
-import { INGESTION_LIMITS } from './limits.ts';
+import { PUBLIC_BODY_LIMITS } from './limits.ts';
 
 /** What the edge knows of a request before its body is understood. */
 export interface RawBody {
@@ -37,11 +37,11 @@ type Inflater = (data: InputType, options: ZlibOptions, callback: (error: Error 
 function decompress(inflater: Inflater, data: Buffer, what: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     // 64 KB output chunks: with the default 16 KB, inflating 20 MB takes several times longer.
-    inflater(data, { maxOutputLength: INGESTION_LIMITS.maxDecodedBytes, chunkSize: 64 * 1024 }, (error, result) => {
+    inflater(data, { maxOutputLength: PUBLIC_BODY_LIMITS.maxDecodedBytes, chunkSize: 64 * 1024 }, (error, result) => {
       if (!error) return resolve(result);
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError) {
         return reject(
-          tooLarge(`The decompressed request body is larger than ${INGESTION_LIMITS.maxDecodedBytes} bytes.`),
+          tooLarge(`The decompressed request body is larger than ${PUBLIC_BODY_LIMITS.maxDecodedBytes} bytes.`),
         );
       }
       reject(unreadableBody(`The request body is not valid ${what} data: ${error.message}.`));
@@ -59,8 +59,8 @@ function base64Text(text: string): string | null {
 
 function checkDecodedSize(data: Buffer | string): void {
   const size = typeof data === 'string' ? Buffer.byteLength(data) : data.length;
-  if (size > INGESTION_LIMITS.maxDecodedBytes) {
-    throw tooLarge(`The decoded request body is larger than ${INGESTION_LIMITS.maxDecodedBytes} bytes.`);
+  if (size > PUBLIC_BODY_LIMITS.maxDecodedBytes) {
+    throw tooLarge(`The decoded request body is larger than ${PUBLIC_BODY_LIMITS.maxDecodedBytes} bytes.`);
   }
 }
 
@@ -71,8 +71,8 @@ const looksLikeJson = (text: string) => /^\s*[[{"]/.test(text);
 function parseJson(text: string): DecodedBody {
   const trimmed = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   if (trimmed.trim() === '') throw unreadableBody('The request body is empty: send an event or a batch of events.');
-  if (nestedDeeperThan(trimmed, INGESTION_LIMITS.maxJsonDepth)) {
-    throw nestedTooDeep(INGESTION_LIMITS.maxJsonDepth, '; flatten the event properties');
+  if (nestedDeeperThan(trimmed, PUBLIC_BODY_LIMITS.maxJsonDepth)) {
+    throw nestedTooDeep(PUBLIC_BODY_LIMITS.maxJsonDepth, '; flatten the event properties');
   }
   try {
     const payload = secureJson.parse(trimmed, undefined, { protoAction: 'remove', constructorAction: 'remove' });

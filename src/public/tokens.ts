@@ -1,8 +1,8 @@
-import type { Pool } from '../../db/pool.ts';
-import type { ChangeBus } from '../../kernel/changes/bus.ts';
-import { BoundedCache } from '../../kernel/bounded-cache.ts';
-import { unstorableProblem } from '../../kernel/http/storable-text.ts';
-import { findProjectIdByToken } from '../store.ts';
+import type { Pool } from '../db/pool.ts';
+import type { ChangeBus } from '../kernel/changes/bus.ts';
+import { BoundedCache } from '../kernel/bounded-cache.ts';
+import { unstorableProblem } from '../kernel/http/storable-text.ts';
+import { findProjectIdByToken } from './store.ts';
 
 /** How long a token's project (or its absence) is reused without asking the database. */
 const TTL_MS = 5_000;
