@@ -8,11 +8,11 @@ import { sanitizeText } from './sanitize.ts';
 const TEXT_FIELDS = ['question', 'description', 'buttonText', 'lowerBoundLabel', 'upperBoundLabel'];
 
 /**
- * A question's `translations` (reference §2.2 rule 7). `number` is the question's 1-based position,
+ * A question's `translations`. `number` is the question's 1-based position,
  * as PostHog prints it. `questionChoices` are the question's own (checked) choices, or null when it
  * has none: then translated choices are dropped. Languages left empty are removed.
  */
-export function checkQuestionTranslations(raw: unknown, number: number, questionChoices: string[] | null): JsonObject {
+export function checkQuestionTranslations(raw: unknown, number: number, questionChoices: string[] | null): Record<string, JsonObject> {
   if (!isPlainObject(raw)) throw questionsError(`Question ${number}: translations must be an object`);
   const cleaned = Object.entries(raw).map(([lang, translation]) => [lang, cleanTranslation(translation, lang, number)] as const);
   // Lengths are compared once every language passed its own checks, as PostHog does.
