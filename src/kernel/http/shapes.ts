@@ -27,6 +27,11 @@ export function OpenShape<P extends TProperties>(name: string, properties: P, op
   return Type.Unsafe<Open<Static<TObject<P>>>>(Type.Object(properties, { ...options, additionalProperties: true, [COMPONENT_KEYWORD]: name }));
 }
 
+/** `schema` as component `name` of the document. */
+export function named<S extends TSchema>(name: string, schema: S): S {
+  return withKeyword(schema, COMPONENT_KEYWORD, name);
+}
+
 /**
  * `field` (any value by default) documented as `shape`: the route validates and serializes the field
  * as `field` says, and the document shows `shape` in its place.

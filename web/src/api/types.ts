@@ -44,6 +44,11 @@ export type FeatureFlag = Schemas['FeatureFlag'];
 export type FlagStatus = FeatureFlag['status'];
 export type EvaluationRuntime = FeatureFlag['evaluation_runtime'];
 
+export type ActivityEntry = Schemas['ActivityLog'];
+export type ActivityChange = NonNullable<ActivityEntry['detail']['changes']>[number];
+export type ActivityPage = AnswerOf<'feature_flags_all_activity_retrieve'>;
+
+export type EvaluationReason = Schemas['FlagEvaluationReason'];
 export type GroupType = ItemOf<'groups_types_list'>;
 export type Person = ItemOf<'persons_list'>;
 export type Member = ItemOf<'organizations_members_list'>;
@@ -52,35 +57,9 @@ export type Invite = ItemOf<'organizations_invites_list'>;
 export type PersonalApiKey = ItemOf<'personal_api_keys_list'> & Partial<Pick<AnswerOf<'personal_api_keys_create', 201>, 'value'>>;
 
 /*
- * Below: answers the document still types as any object (activity entries, evaluation reasons,
- * cohort property groups, insight results), read here by hand until their routes document them.
+ * Below: cohort filters, which the document still types as any object, read here by hand until
+ * the cohort routes document them.
  */
-
-export interface ActivityChange {
-  type: string;
-  action: 'created' | 'changed' | 'deleted' | string;
-  field: string | null;
-  before: unknown;
-  after: unknown;
-}
-
-export interface ActivityEntry {
-  id: string;
-  activity: string;
-  scope: string;
-  item_id: string;
-  detail: { name: string | null; changes: ActivityChange[] | null; short_id?: string | null };
-  created_at: string;
-  is_system: boolean;
-  user: UserSummary | null;
-}
-
-export type ActivityPage = Omit<AnswerOf<'feature_flags_all_activity_retrieve'>, 'results'> & { results: ActivityEntry[] };
-
-export interface EvaluationReason {
-  value: boolean | string;
-  evaluation: { reason: string; condition_index: number | null; description?: string };
-}
 
 export type Cohort = Omit<Schemas['Cohort'], 'filters'> & { filters: { properties?: CohortGroup } | null };
 
@@ -98,16 +77,5 @@ export interface CohortGroup {
   values: Array<CohortGroup | CohortProperty>;
 }
 
-export interface TrendSeries {
-  label: string;
-  breakdown_value: string | null;
-  count: number;
-  data: number[];
-  days: string[];
-}
-
-type DashboardAnswer = AnswerOf<'dashboards_retrieve'>;
-type Tile = DashboardAnswer['tiles'][number];
-export type Dashboard = Omit<DashboardAnswer, 'tiles'> & {
-  tiles: Array<Omit<Tile, 'insight'> & { insight: (Omit<NonNullable<Tile['insight']>, 'result'> & { result: TrendSeries[] }) | null }>;
-};
+export type Dashboard = AnswerOf<'dashboards_retrieve'>;
+export type TrendSeries = Schemas['TrendsSeries'];

@@ -2073,6 +2073,78 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
+        ActivityLog: {
+            id: string;
+            user: {
+                id: number;
+                /** Format: uuid */
+                uuid: string;
+                distinct_id: string;
+                first_name: string;
+                last_name: string;
+                /** Format: email */
+                email: string;
+                is_email_verified: boolean | null;
+                hedgehog_config: {
+                    [key: string]: unknown;
+                } | null;
+                role_at_organization: string | null;
+            } | {
+                /** @enum {string} */
+                first_name: "System";
+                /** @enum {object|null} */
+                email: never | null;
+                /** @enum {boolean} */
+                is_system: true;
+            };
+            /** @description created, updated, deleted… */
+            activity: string;
+            scope: string;
+            item_id: string;
+            detail: {
+                changes: {
+                    /** @description the kind of item: FeatureFlag, Survey, Cohort… */
+                    type: string;
+                    action: "changed" | "created" | "deleted";
+                    field: string;
+                    before: unknown;
+                    after: unknown;
+                }[] | null;
+                trigger: unknown;
+                type: string | null;
+                name: string | null;
+                short_id: string | null;
+            };
+            created_at: string;
+            is_system: boolean;
+        };
+        TrendsSeries: {
+            action: {
+                id: string;
+                /** @enum {string} */
+                type: "events";
+                name: string;
+                custom_name: string | null;
+                /** @description total: events; dau: unique users per day */
+                math: "total" | "dau";
+                order: number;
+            };
+            label: string;
+            breakdown_value: string | null;
+            count: number;
+            data: number[];
+            days: string[];
+            labels: string[];
+        };
+        FlagEvaluationReason: {
+            /** @description false, true or the variant key */
+            value: boolean | string;
+            evaluation: {
+                /** @description condition_match, no_condition_match, out_of_rollout_bound, disabled, … */
+                reason: string;
+                condition_index: number | null;
+            };
+        };
         /** @description One question. Every type has `question`; `choices` belong to single_choice and multiple_choice, `link` to link, `scale`, `display` and the bound labels to rating, `validation` to open. */
         SurveyQuestion: {
             /** @description kept when sent; given one when absent */
@@ -4224,9 +4296,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -4456,9 +4526,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -5361,9 +5429,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -5623,9 +5689,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -5718,7 +5782,7 @@ export interface operations {
                                 /** @description PostHog's InsightVizNode around a TrendsQuery */
                                 query: unknown;
                                 /** @description per series and breakdown value: data per UTC day, days, labels, count; null when not computable */
-                                result: unknown;
+                                result: components["schemas"]["TrendsSeries"][] | null;
                                 last_refresh: string;
                                 created_at: string;
                                 dashboards: number[];
@@ -7981,12 +8045,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description by flag key, every live flag */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["FlagEvaluationReason"];
+                    };
+                };
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -8306,9 +8374,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -8552,9 +8618,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -9587,9 +9651,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
@@ -9626,9 +9688,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        results: {
-                            [key: string]: unknown;
-                        }[];
+                        results: components["schemas"]["ActivityLog"][];
                         next: string | null;
                         previous: string | null;
                         total_count: number;
