@@ -3,7 +3,7 @@
 // form's own checks and the server's errors land on the field they are about.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import type { FlagFilters, FlagProperty } from '../../web/src/api/types.ts';
+import type { Cohort, FlagFilters, FlagProperty } from '../../web/src/api/types.ts';
 import { FLAG_OPERATORS } from '../../src/targeting/operators.ts';
 import { validateFilters, type FlagLookup } from '../../src/flags/validation/index.ts';
 import { filtersToForm, formToFilters, type FiltersForm } from '../../web/src/flags/filters-form.ts';
@@ -230,7 +230,7 @@ describe('form issues and server errors', () => {
 describe('cohort filters ↔ form', () => {
   test('OR-of-AND person and cohort filters come back unchanged; other shapes are not edited', async () => {
     const { cohortFiltersToForm, cohortFormToFilters } = await import('../../web/src/cohorts/cohort-form.ts');
-    const editable = {
+    const editable: NonNullable<Cohort['filters']> = {
       properties: {
         type: 'OR' as const,
         values: [

@@ -56,26 +56,9 @@ export type Invite = ItemOf<'organizations_invites_list'>;
 /** A key as listed; `value` only in the answer that created it. */
 export type PersonalApiKey = ItemOf<'personal_api_keys_list'> & Partial<Pick<AnswerOf<'personal_api_keys_create', 201>, 'value'>>;
 
-/*
- * Below: cohort filters, which the document still types as any object, read here by hand until
- * the cohort routes document them.
- */
-
-export type Cohort = Omit<Schemas['Cohort'], 'filters'> & { filters: { properties?: CohortGroup } | null };
-
-export interface CohortProperty {
-  type: string;
-  key: string;
-  value?: unknown;
-  operator?: string | null;
-  negation?: boolean;
-  [extra: string]: unknown;
-}
-
-export interface CohortGroup {
-  type: 'AND' | 'OR';
-  values: Array<CohortGroup | CohortProperty>;
-}
+export type Cohort = Schemas['Cohort'];
+export type CohortGroup = Schemas['CohortPropertyGroup'];
+export type CohortProperty = Schemas['CohortProperty'];
 
 export type Dashboard = AnswerOf<'dashboards_retrieve'>;
 export type TrendSeries = Schemas['TrendsSeries'];

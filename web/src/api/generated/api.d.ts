@@ -2118,6 +2118,27 @@ export interface components {
             created_at: string;
             is_system: boolean;
         };
+        /** @description A person property, membership of another cohort, or a filter on events (`behavioral`, stored as sent). */
+        CohortProperty: {
+            /** @enum {unknown} */
+            type: "person" | "cohort" | "behavioral" | "event";
+            /** @description the person property; `id` for `type: cohort` */
+            key: string | number;
+            /** @description what the operator compares with; the other cohort’s id for `type: cohort` */
+            value?: unknown;
+            operator?: string | null;
+            negation?: boolean;
+        } & {
+            [key: string]: unknown;
+        };
+        CohortPropertyGroup: {
+            /** @enum {unknown} */
+            type: "AND" | "OR";
+            values: (components["schemas"]["CohortPropertyGroup"] | components["schemas"]["CohortProperty"])[];
+        };
+        CohortFilters: {
+            properties?: components["schemas"]["CohortPropertyGroup"];
+        };
         TrendsSeries: {
             action: {
                 id: string;
@@ -2414,9 +2435,7 @@ export interface components {
                 [key: string]: unknown;
             }[];
             deleted: boolean;
-            filters: {
-                [key: string]: unknown;
-            } | null;
+            filters: components["schemas"]["CohortFilters"] | null;
             /** @enum {object|null} */
             query: never | null;
             version: number;
@@ -5371,8 +5390,7 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     description?: string | null;
-                    /** @description {"properties": {"type": "AND"|"OR", "values": [group | property]}}; properties are person properties ({type: "person", key, operator, value, negation?}), other cohorts ({type: "cohort", key: "id", value: <id>, negation?}) or filters on events ({type: "behavioral", ...}; stored, but such cohorts cannot be used in feature flags). */
-                    filters?: unknown;
+                    filters?: components["schemas"]["CohortFilters"] | null;
                     is_static?: boolean;
                     /** @description PATCH only: true soft-deletes, false restores */
                     deleted?: boolean;
@@ -5485,8 +5503,7 @@ export interface operations {
                 "application/json": {
                     name?: string | null;
                     description?: string | null;
-                    /** @description {"properties": {"type": "AND"|"OR", "values": [group | property]}}; properties are person properties ({type: "person", key, operator, value, negation?}), other cohorts ({type: "cohort", key: "id", value: <id>, negation?}) or filters on events ({type: "behavioral", ...}; stored, but such cohorts cannot be used in feature flags). */
-                    filters?: unknown;
+                    filters?: components["schemas"]["CohortFilters"] | null;
                     is_static?: boolean;
                     /** @description PATCH only: true soft-deletes, false restores */
                     deleted?: boolean;
