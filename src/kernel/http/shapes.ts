@@ -1,9 +1,10 @@
 /**
- * Shapes a hand validator checks (flag filters, survey questions…): described once in TypeBox beside
- * their validator, they give the validator its TypeScript types (`Static`) and the OpenAPI document
- * its components, while the route's own schema keeps accepting any value so that the validator, not
- * Ajv, answers with PostHog's messages. Ajv (`strict: false`) and the serializer ignore the `x-`
- * keywords below; openapi/shapes.ts reads them.
+ * Shapes a hand validator checks (flag filters, survey questions…), and answers sent as stored JSON
+ * (activity entries): described once in TypeBox beside their validator or producer, they give it its
+ * TypeScript types (`Static`) and the OpenAPI document its components, while the route's own schema
+ * keeps accepting (and passing through) any value, so that the validator, not Ajv, answers with
+ * PostHog's messages. Ajv (`strict: false`) and the serializer ignore the `x-` keywords below;
+ * openapi/shapes.ts reads them.
  */
 import { Type, type Static, type TObject, type TProperties, type TSchema, type TSchemaOptions, type TUnsafe } from 'typebox';
 
