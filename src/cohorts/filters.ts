@@ -16,26 +16,9 @@ import { validationError, type ApiError } from '../kernel/errors.ts';
 import { parseRelativeOrAbsoluteDate } from '../targeting/dates.ts';
 import { regexValueError } from '../targeting/regex.ts';
 import { DATE_OPERATORS, FLAG_OPERATORS, OPERATOR_ALIASES, REGEX_OPERATORS } from '../targeting/operators.ts';
+import type { CohortFilters, CohortProperty, CohortPropertyGroup } from './filter-shapes.ts';
 
-export type CohortPropertyType = 'person' | 'cohort' | 'behavioral' | 'event';
-
-export interface CohortProperty {
-  type: CohortPropertyType;
-  key: string | number;
-  value?: unknown;
-  operator?: string | null;
-  negation?: boolean;
-  [extra: string]: unknown;
-}
-
-export interface CohortPropertyGroup {
-  type: 'AND' | 'OR';
-  values: Array<CohortProperty | CohortPropertyGroup>;
-}
-
-export interface CohortFilters {
-  properties: CohortPropertyGroup;
-}
+export type { CohortFilters, CohortProperty, CohortPropertyGroup } from './filter-shapes.ts';
 
 export const MAX_LIST_VALUES = 1000;
 const MAX_DEPTH = 20;

@@ -1,6 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { paginatedOf } from '../kernel/http/pagination.ts';
 import { UserSummary } from '../accounts/users/user-summary.ts';
+import { documentedAs } from '../kernel/http/shapes.ts';
+import { CohortFilters } from './filter-shapes.ts';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const FreeObject = Type.Object({}, { additionalProperties: true });
@@ -18,7 +20,8 @@ export const CohortWriteBody = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 400 }))),
     description: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))),
-    filters: Type.Optional(Type.Unknown({ description: FILTERS_DESCRIPTION })),
+    // Any value here: filters.ts checks it, with PostHog's messages.
+    filters: Type.Optional(documentedAs(Type.Union([CohortFilters, Type.Null()], { description: FILTERS_DESCRIPTION }))),
     is_static: Type.Optional(Type.Boolean()),
     deleted: Type.Optional(Type.Boolean({ description: 'PATCH only: true soft-deletes, false restores' })),
     groups: Type.Optional(Type.Unknown({ description: 'legacy criteria: only an empty list is accepted; use filters' })),
@@ -38,7 +41,7 @@ export const CohortResponse = Type.Object({
   description: Type.String(),
   groups: Type.Array(FreeObject),
   deleted: Type.Boolean(),
-  filters: Nullable(FreeObject),
+  filters: documentedAs(Nullable(CohortFilters), Nullable(FreeObject)),
   query: Type.Null(),
   version: Type.Integer(),
   pending_version: Type.Null(),

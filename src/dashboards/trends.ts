@@ -6,9 +6,8 @@
  */
 import type { Queryable } from '../db/pool.ts';
 import { DAY_MS } from '../kernel/time.ts';
+import type { TrendsMath, TrendsSeriesResult } from './schemas.ts';
 import { trendRows } from './store.ts';
-
-export type TrendsMath = 'total' | 'dau';
 
 export interface EventsNode {
   kind: 'EventsNode';
@@ -37,16 +36,6 @@ export interface TrendsQuery {
 export interface InsightQuery {
   kind: 'InsightVizNode';
   source: TrendsQuery;
-}
-
-export interface TrendsSeriesResult {
-  action: { id: string; type: 'events'; name: string; custom_name: string | null; math: TrendsMath; order: number };
-  label: string;
-  breakdown_value: string | null;
-  count: number;
-  data: number[];
-  days: string[];
-  labels: string[];
 }
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];

@@ -15,7 +15,7 @@ import { parseIfMatch } from './concurrency.ts';
 import { createFlag } from './create.ts';
 import { listProjectFlags } from './list.ts';
 import { flagJson, renderFlag, type FlagViewer } from './present.ts';
-import { FlagListQuery, FlagListResponse, FlagParams, FlagResponse, FlagWriteBody, ProjectParams } from './schemas.ts';
+import { FlagFullBody, FlagListQuery, FlagListResponse, FlagParams, FlagResponse, FlagWriteBody, ProjectParams } from './schemas.ts';
 import { updateFlagById } from './update.ts';
 
 const INT32_MAX = 2147483647;
@@ -64,7 +64,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
       '/',
       {
         config: { scope: 'feature_flag:write' },
-        schema: { tags: TAGS, summary: 'Create a feature flag', params: ProjectParams, body: FlagWriteBody, response: { 201: FlagResponse } },
+        schema: { tags: TAGS, summary: 'Create a feature flag', params: ProjectParams, body: FlagFullBody, response: { 201: FlagResponse } },
       },
       async (request, reply) => {
         const flag = await createFlag(deps, request.project.id, toUserSummary(request.principal.user), request.body);
@@ -107,7 +107,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
         description: 'Send `If-Match: "<version>"` to refuse the change (409) when someone else changed the flag first.',
         params: FlagParams,
         headers: Type.Object({ 'if-match': Type.Optional(Type.String()) }),
-        body: FlagWriteBody,
+        body: method === 'PUT' ? FlagFullBody : FlagWriteBody,
         response: { 200: FlagResponse },
       },
       handler: async (request, reply) => {

@@ -1,18 +1,22 @@
 import { Type, type Static } from 'typebox';
 import { paginatedOf } from '../kernel/http/pagination.ts';
 import { UserSummary } from '../accounts/users/user-summary.ts';
+import { documentedAs, Nullable, requiring } from '../kernel/http/shapes.ts';
+import { FlagFilters } from '../targeting/types.ts';
+import { FLAG_STATUSES } from './status.ts';
+import { EVALUATION_RUNTIMES } from './validation/choices.ts';
 
 const Int32 = (options: object = {}) => Type.Integer({ minimum: -2147483648, maximum: 2147483647, ...options });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 const DateTime = Type.String({ format: 'date-time' });
 const FreeObject = Type.Object({}, { additionalProperties: true });
 
-/** The writable fields (seed "Feature flag"), as a body on create and update. Nothing is required by schema. */
+/** The writable fields, as a body on create and update. Nothing is required by schema. */
 export const FlagWriteBody = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 10_000 }))),
     key: Type.Optional(Type.String({ minLength: 1, maxLength: 400 })),
-    filters: Type.Optional(Type.Unknown({ description: 'groups, multivariate, payloads, aggregation_group_type_index' })),
+    // Any value here: flags/validation checks it, with PostHog's messages.
+    filters: Type.Optional(documentedAs(FlagFilters)),
     deleted: Type.Optional(Type.Boolean()),
     active: Type.Optional(Type.Boolean()),
     archived: Type.Optional(Type.Boolean({ description: 'an archived flag is left out of the default list and must be disabled' })),
@@ -41,11 +45,14 @@ export const FlagWriteBody = Type.Object(
 );
 export type FlagWriteBody = Static<typeof FlagWriteBody>;
 
+/** The create and full-update (PUT) body: `key` is required, checked by the route. */
+export const FlagFullBody = requiring(FlagWriteBody, ['key']);
+
 export const FlagResponse = Type.Object({
   id: Type.Integer(),
   name: Type.String(),
   key: Type.String(),
-  filters: FreeObject,
+  filters: documentedAs(FlagFilters, FreeObject),
   deleted: Type.Boolean(),
   active: Type.Boolean(),
   archived: Type.Boolean(),
@@ -72,8 +79,8 @@ export const FlagResponse = Type.Object({
   creation_context: Type.String(),
   is_remote_configuration: Nullable(Type.Boolean()),
   has_encrypted_payloads: Nullable(Type.Boolean()),
-  status: Type.String({ description: 'active, stale, inactive, deleted or unknown' }),
-  evaluation_runtime: Type.String(),
+  status: Type.String({ enum: [...FLAG_STATUSES] }),
+  evaluation_runtime: Type.String({ enum: [...EVALUATION_RUNTIMES] }),
   bucketing_identifier: Nullable(Type.String()),
   last_called_at: Nullable(Type.String()),
   _create_in_folder: Nullable(Type.String()),

@@ -1,7 +1,8 @@
 import { DAY_MS } from '../kernel/time.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 
-export type FlagStatus = 'active' | 'stale' | 'inactive' | 'deleted' | 'unknown';
+export const FLAG_STATUSES = ['active', 'stale', 'inactive', 'deleted', 'unknown'] as const;
+export type FlagStatus = (typeof FLAG_STATUSES)[number];
 
 export interface FlagStatusResult {
   status: FlagStatus;

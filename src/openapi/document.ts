@@ -9,12 +9,10 @@ import {
   errorStatusesOf,
   ofrepErrorResponse,
 } from './error-responses.ts';
-import { FLAG_SCHEMAS } from './flag-schemas.ts';
 import { operationIdFor } from './operation-ids.ts';
-import { TYPED_OPERATIONS, typeFields } from './typed-fields.ts';
 import type { SchemaObject } from './schema-object.ts';
+import { placeShapes } from './shapes.ts';
 import { shareSchemas } from './shared-schemas.ts';
-import { SURVEY_SCHEMAS } from './survey-schemas.ts';
 
 interface Parameter {
   in: string;
@@ -79,33 +77,38 @@ function isPaginated(operation: Operation): boolean {
 
 /**
  * What a client generator needs beyond what @fastify/swagger makes from the route schemas:
- * operation ids, the error responses with the shared error body, the typed flag and survey
- * fields and the `required` lists of create and full-update bodies. Runs once on the finished
- * document (it is cached); the route schemas, which also validate, are left as they are.
+ * operation ids, the error responses with the shared error body, and the shapes the route schemas
+ * declare for documentation (the flag and survey fields their validators check by hand, the
+ * `required` lists of create and full-update bodies) as named components. Runs once on the
+ * finished document (it is cached); the route schemas, which also validate, are left as they are.
  */
 export function completeDocument(generated: OpenApiDocument): OpenApiDocument {
   // A copy: the generated document may share objects with the route schemas that validate.
   const document = JSON.parse(JSON.stringify(generated)) as OpenApiDocument;
   document.servers = [{ url: '/', description: 'this server' }];
-  document.components.schemas = {
+  const schemas: Record<string, SchemaObject> = {
     ...document.components.schemas,
     [ERROR_SCHEMA_NAME]: { ...API_ERROR_SCHEMA },
     OfrepError: { ...OFREP_ERROR_SCHEMA },
-    ...FLAG_SCHEMAS,
-    ...SURVEY_SCHEMAS,
   };
+  document.components.schemas = schemas;
   document.components.responses = { ...document.components.responses, ...ERROR_RESPONSES, ...OFREP_ERROR_RESPONSES };
   for (const [path, operations] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(operations)) completeOperation(method, path, operation);
   }
-  const share = shareSchemas(answersOf(document), document.components.schemas);
+  replaceJsonSchemas(document, (schema) => placeShapes(schema, schemas));
+  replaceJsonSchemas(document, shareSchemas(answersOf(document), schemas));
+  return document;
+}
+
+/** Replaces the JSON schema of every request body and response. */
+function replaceJsonSchemas(document: OpenApiDocument, replace: (schema: SchemaObject) => SchemaObject): void {
   for (const operation of operationsOf(document)) {
     for (const holder of [operation.requestBody, ...Object.values(operation.responses)]) {
       const media = holder?.content?.['application/json'];
-      if (media?.schema) media.schema = share(media.schema);
+      if (media?.schema) media.schema = replace(media.schema);
     }
   }
-  return document;
 }
 
 const operationsOf = (document: OpenApiDocument): Operation[] => Object.values(document.paths).flatMap((operations) => Object.values(operations));
@@ -161,15 +164,4 @@ function completeOperation(method: string, path: string, operation: Operation): 
     operation.responses[String(status)] ??= (ofrep ? ofrepErrorResponse(status) : undefined) ?? errorResponse(status);
   }
   operation.responses = Object.fromEntries(Object.entries(operation.responses).sort(([a], [b]) => Number(a) - Number(b)));
-  const typed = TYPED_OPERATIONS[operationId];
-  if (!typed) return;
-  const body = jsonSchema(operation.requestBody);
-  if (body) {
-    typeFields(body);
-    if (typed.required) body.required = typed.required;
-  }
-  for (const [status, response] of Object.entries(operation.responses)) {
-    const schema = status.startsWith('2') ? jsonSchema(response) : undefined;
-    if (schema) typeFields(schema);
-  }
 }

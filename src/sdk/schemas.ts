@@ -3,7 +3,8 @@
  * bodies themselves (they arrive gzip-, base64- or form-encoded too) and send pre-rendered JSON,
  * so these never strip or reject anything.
  */
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
+import { named, Nullable } from '../kernel/http/shapes.ts';
 
 const FreeObject = (description: string) => Type.Object({}, { additionalProperties: true, description });
 const QueryFlag = (description: string) => Type.Optional(Type.String({ description }));
@@ -77,6 +78,20 @@ export const EvaluationReasonsQuery = Type.Object(
   },
   { additionalProperties: true },
 );
+
+export const EvaluationReason = named(
+  'FlagEvaluationReason',
+  Type.Object({
+    value: Type.Union([Type.Boolean(), Type.String()], { description: 'false, true or the variant key' }),
+    evaluation: Type.Object({
+      reason: Type.String({ description: 'condition_match, no_condition_match, out_of_rollout_bound, disabled, …' }),
+      condition_index: Nullable(Type.Integer()),
+    }),
+  }),
+);
+export type EvaluationReason = Static<typeof EvaluationReason>;
+
+export const EvaluationReasonsResponse = Type.Record(Type.String(), EvaluationReason, { description: 'by flag key, every live flag' });
 
 export const MyFlagsQuery = Type.Object(
   { groups: Type.Optional(Type.String({ description: 'A JSON object: group type → group key.' })) },

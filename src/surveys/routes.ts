@@ -21,6 +21,7 @@ import {
   DuplicateBody,
   DuplicateResponse,
   ProjectParams,
+  SurveyFullBody,
   SurveyListQuery,
   SurveyListResponse,
   SurveyParams,
@@ -75,7 +76,7 @@ export function surveyRoutes(deps: SurveyDeps) {
       '/',
       {
         config: { scope: 'survey:write' },
-        schema: { tags: TAGS, summary: 'Create a survey', params: ProjectParams, body: SurveyWriteBody, response: { 201: SurveyWriteResponse } },
+        schema: { tags: TAGS, summary: 'Create a survey', params: ProjectParams, body: SurveyFullBody, response: { 201: SurveyWriteResponse } },
       },
       async (request, reply) => {
         const { survey, flags } = await createSurvey(deps, request.project.id, toUserSummary(request.principal.user), request.body);
@@ -116,7 +117,7 @@ export function surveyRoutes(deps: SurveyDeps) {
           description:
             'Launch with `start_date`, stop with `end_date`, resume with `end_date: null`, archive with `archived`; the targeting and internal flags follow. `remove_targeting_flag: true` soft-deletes the targeting flag.',
           params: SurveyParams,
-          body: SurveyWriteBody,
+          body: method === 'PUT' ? SurveyFullBody : SurveyWriteBody,
           response: { 200: SurveyWriteResponse },
         },
       handler: async (request, reply) => {

@@ -1,16 +1,21 @@
 import { Type, type Static } from 'typebox';
 import { paginatedOf } from '../kernel/http/pagination.ts';
 import { UserSummary } from '../accounts/users/user-summary.ts';
+import { documentedAs, Nullable, requiring } from '../kernel/http/shapes.ts';
+import { FlagFilters } from '../targeting/types.ts';
+import { NullableAppearance, NullableConditions, SurveyQuestions } from './validation/shapes.ts';
 
 const Int32 = (options: object = {}) => Type.Integer({ minimum: -2147483648, maximum: 2147483647, ...options });
 const PositiveInt = () => Int32({ minimum: 0 });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+const TargetingFilters = Nullable(FlagFilters, {
+  description: 'filters for the targeting flag the survey owns (created, updated or, with null, removed)',
+});
 const DateTime = Type.String({ format: 'date-time' });
 
 export const SURVEY_TYPES = ['popover', 'widget', 'api', 'external_survey'] as const;
 
 /**
- * The writable fields (seed "Survey"), as a body on create and update. Field-level DRF checks live
+ * The writable fields, as a body on create and update. Field-level DRF checks live
  * here (types, ranges, choices); the rules with PostHog's own messages are in validation/.
  */
 export const SurveyWriteBody = Type.Object(
@@ -22,11 +27,12 @@ export const SurveyWriteBody = Type.Object(
     linked_flag_id: Type.Optional(Nullable(Int32())),
     linked_insight_id: Type.Optional(Nullable(Int32())),
     targeting_flag_id: Type.Optional(Nullable(Int32())),
-    targeting_flag_filters: Type.Optional(Type.Unknown({ description: 'flag filters for a targeting flag the survey owns' })),
+    // Any value in these four: validation/ checks them, with PostHog's messages.
+    targeting_flag_filters: Type.Optional(documentedAs(TargetingFilters)),
     remove_targeting_flag: Type.Optional(Nullable(Type.Boolean())),
-    questions: Type.Optional(Type.Unknown({ description: 'a list of question objects' })),
-    conditions: Type.Optional(Type.Unknown()),
-    appearance: Type.Optional(Type.Unknown()),
+    questions: Type.Optional(documentedAs(SurveyQuestions)),
+    conditions: Type.Optional(documentedAs(NullableConditions)),
+    appearance: Type.Optional(documentedAs(NullableAppearance)),
     translations: Type.Optional(Type.Unknown()),
     start_date: Type.Optional(Nullable(DateTime)),
     end_date: Type.Optional(Nullable(DateTime)),
@@ -50,6 +56,9 @@ export const SurveyWriteBody = Type.Object(
 );
 export type SurveyWriteBody = Static<typeof SurveyWriteBody>;
 
+/** The create and full-update (PUT) body: `name` and `type` are required, checked by validation/. */
+export const SurveyFullBody = requiring(SurveyWriteBody, ['name', 'type']);
+
 const FreeObject = Type.Object({}, { additionalProperties: true });
 const IsoDateTime = Type.String({ description: 'ISO 8601 UTC with Z' });
 
@@ -64,13 +73,13 @@ export const SurveyListQuery = Type.Object({
 });
 export type SurveyListQuery = Static<typeof SurveyListQuery>;
 
-/** PostHog's MinimalFeatureFlagSerializer (seed "Flag summary"), embedded as linked_flag, targeting_flag, internal_targeting_flag. */
+/** PostHog's MinimalFeatureFlagSerializer, embedded as linked_flag, targeting_flag, internal_targeting_flag. */
 export const MinimalFlag = Type.Object({
   id: Type.Integer(),
   team_id: Type.Integer(),
   name: Type.String(),
   key: Type.String(),
-  filters: FreeObject,
+  filters: documentedAs(FlagFilters, FreeObject),
   deleted: Type.Boolean(),
   active: Type.Boolean(),
   ensure_experience_continuity: Type.Boolean(),
@@ -98,9 +107,9 @@ const commonFields = {
   linked_flag: Nullable(MinimalFlag),
   targeting_flag: Nullable(MinimalFlag),
   internal_targeting_flag: Nullable(MinimalFlag),
-  questions: Type.Unknown({ description: 'the question objects, each with an id' }),
-  conditions: Type.Unknown(),
-  appearance: Type.Unknown(),
+  questions: documentedAs(SurveyQuestions, Type.Unknown({ description: 'the question objects, each with an id' })),
+  conditions: documentedAs(NullableConditions, Type.Unknown()),
+  appearance: documentedAs(NullableAppearance, Type.Unknown()),
   created_at: IsoDateTime,
   created_by: Nullable(UserSummary),
   start_date: Nullable(IsoDateTime),
@@ -137,7 +146,7 @@ export type SurveyResponse = Static<typeof SurveyResponse>;
 export const SurveyWriteResponse = Type.Object({
   ...commonFields,
   targeting_flag_id: Nullable(Type.Integer()),
-  targeting_flag_filters: Nullable(FreeObject),
+  targeting_flag_filters: documentedAs(TargetingFilters, Nullable(FreeObject)),
   remove_targeting_flag: Nullable(Type.Boolean()),
   _create_in_folder: Nullable(Type.String()),
 });

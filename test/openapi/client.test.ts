@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import createClient, { type Client } from 'openapi-fetch';
 import type { OpenApiDocument } from '../../src/openapi/document.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import type { paths } from './generated/api.d.ts';
+import type { paths } from '../../web/src/api/generated/api.d.ts';
 import { documentedStatuses, operationFor, servedDocument } from './served-document.ts';
 
 /**

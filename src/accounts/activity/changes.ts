@@ -1,10 +1,7 @@
-export interface Change {
-  type: string;
-  action: 'changed' | 'created' | 'deleted';
-  field: string;
-  before: unknown;
-  after: unknown;
-}
+import type { ActivityChange } from './schemas.ts';
+
+/** One changed field of an activity entry. */
+export type Change = ActivityChange;
 
 function isEmpty(value: unknown): boolean {
   if (value === null || value === undefined || value === '') return true;

@@ -2,7 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import type { Queryable } from '../../db/pool.ts';
 import { MAX_LIMIT } from '../../kernel/http/pagination.ts';
-import { listActivity, type ActivityEntry } from './store.ts';
+import { documentedAs } from '../../kernel/http/shapes.ts';
+import { ActivityEntry } from './schemas.ts';
+import { listActivity } from './store.ts';
 
 /** Activity pages by page number, not offset (PostHog's activity endpoints). */
 export const ActivityPageQuery = Type.Object({
@@ -12,7 +14,8 @@ export const ActivityPageQuery = Type.Object({
 export type ActivityPageQuery = Static<typeof ActivityPageQuery>;
 
 export const ActivityPageResponse = Type.Object({
-  results: Type.Array(Type.Object({}, { additionalProperties: true })),
+  // Sent as stored: the serializer passes every key through.
+  results: Type.Array(documentedAs(ActivityEntry, Type.Object({}, { additionalProperties: true }))),
   next: Type.Union([Type.String(), Type.Null()]),
   previous: Type.Union([Type.String(), Type.Null()]),
   total_count: Type.Integer(),

@@ -1,14 +1,8 @@
 import type { Queryable } from '../../db/pool.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
-import type { Change } from './changes.ts';
+import type { ActivityDetail, ActivityEntry } from './schemas.ts';
 
-export interface ActivityDetail {
-  changes: Change[] | null;
-  trigger: unknown;
-  type: string | null;
-  name: string | null;
-  short_id: string | null;
-}
+export type { ActivityDetail, ActivityEntry, ActivityUser } from './schemas.ts';
 
 export interface NewActivity {
   projectId: number;
@@ -17,19 +11,6 @@ export interface NewActivity {
   activity: string;
   userId: number | null;
   detail: ActivityDetail;
-}
-
-export type ActivityUser = UserSummary | { first_name: 'System'; email: null; is_system: true };
-
-export interface ActivityEntry {
-  id: string;
-  user: ActivityUser;
-  activity: string;
-  scope: string;
-  item_id: string;
-  detail: ActivityDetail;
-  created_at: string;
-  is_system: boolean;
 }
 
 /** Must run on the same client (transaction) as the change it records. */

@@ -12,7 +12,15 @@ import { minimalFlag } from '../definitions.ts';
 import type { SdkDeps } from '../deps.ts';
 import { evaluateFor, flagValue } from '../evaluate.ts';
 import { readGroups } from '../flags-request.ts';
-import { EvaluationReasonsQuery, MyFlagsQuery, ProjectParams, TestEvaluationBody, TestEvaluationResponse } from '../schemas.ts';
+import {
+  EvaluationReasonsQuery,
+  EvaluationReasonsResponse,
+  MyFlagsQuery,
+  ProjectParams,
+  TestEvaluationBody,
+  TestEvaluationResponse,
+  type EvaluationReason,
+} from '../schemas.ts';
 import { testEvaluation, type TestEvaluationBody as TestEvaluationInput } from '../test-evaluation.ts';
 import { parseFlagId } from '../../flags/routes.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -50,6 +58,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
             'person and group properties; disabled flags have value false and reason `disabled`.',
           params: ProjectParams,
           querystring: EvaluationReasonsQuery,
+          response: { 200: EvaluationReasonsResponse },
         },
       },
       async (request, reply) => {
@@ -59,7 +68,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
         const groups = groupsParam(query.groups);
         const view = await deps.cache.view(request.project.id);
         const evaluation = await evaluateFor(deps.pool, view, { distinctId, groups }, {}, request.log);
-        const reasons: Record<string, unknown> = {};
+        const reasons: Record<string, EvaluationReason> = {};
         for (const { live, result } of evaluation.flags) {
           reasons[live.record.key] = live.record.active
             ? { value: flagValue(result), evaluation: { reason: result.reason.code, condition_index: result.reason.condition_index } }

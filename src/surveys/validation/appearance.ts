@@ -1,6 +1,7 @@
 import { fieldError } from './errors.ts';
-import { isMissing, isPlainObject, type JsonObject } from './python.ts';
+import { isMissing, isPlainObject } from './python.ts';
 import { sanitizeText } from './sanitize.ts';
+import type { SurveyAppearance } from './shapes.ts';
 
 /** The appearance texts the SDK may render as HTML. */
 const SANITISED_TEXTS = ['thankYouMessageHeader', 'thankYouMessageDescription', 'thankYouMessageCloseButtonText'];
@@ -19,10 +20,10 @@ const appearanceError = (detail: string) => fieldError('appearance', detail);
  * - `whiteLabel: true` is allowed: this service has no plans or paywall, so PostHog's
  *   "You need to upgrade to PostHog Enterprise to use white labelling" never applies.
  */
-export function checkAppearance(raw: unknown): JsonObject | null {
+export function checkAppearance(raw: unknown): SurveyAppearance | null {
   if (raw === null) return null;
   if (!isPlainObject(raw)) throw appearanceError('Appearance must be an object');
-  const appearance: JsonObject = { ...raw };
+  const appearance: SurveyAppearance = { ...raw };
 
   for (const field of SANITISED_TEXTS) {
     const value = raw[field];

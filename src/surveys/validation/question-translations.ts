@@ -12,7 +12,7 @@ const TEXT_FIELDS = ['question', 'description', 'buttonText', 'lowerBoundLabel',
  * as PostHog prints it. `questionChoices` are the question's own (checked) choices, or null when it
  * has none: then translated choices are dropped. Languages left empty are removed.
  */
-export function checkQuestionTranslations(raw: unknown, number: number, questionChoices: string[] | null): JsonObject {
+export function checkQuestionTranslations(raw: unknown, number: number, questionChoices: string[] | null): Record<string, JsonObject> {
   if (!isPlainObject(raw)) throw questionsError(`Question ${number}: translations must be an object`);
   const cleaned = Object.entries(raw).map(([lang, translation]) => [lang, cleanTranslation(translation, lang, number)] as const);
   // Lengths are compared once every language passed its own checks, as PostHog does.

@@ -3,8 +3,9 @@ import { checkChoiceItems } from './choices.ts';
 import { questionsError } from './errors.ts';
 import { checkLink } from './links.ts';
 import { checkQuestionTranslations } from './question-translations.ts';
-import { isMissing, isPlainObject, isTruthy, type JsonObject } from './python.ts';
+import { isMissing, isPlainObject, isTruthy } from './python.ts';
 import { sanitizeText } from './sanitize.ts';
+import type { SurveyQuestion } from './shapes.ts';
 
 const OPTIONAL_TEXTS = ['buttonText', 'lowerBoundLabel', 'upperBoundLabel'];
 const CONTENT_TYPES = ['text', 'html'];
@@ -16,20 +17,18 @@ const CONTENT_TYPES = ['text', 'html'];
  * Where PostHog lets a falsy value of the wrong type through unchecked (`description: 0`), it is
  * rejected here with the rule's message; null always counts as absent.
  */
-export function checkQuestions(raw: unknown): JsonObject[] | null {
+export function checkQuestions(raw: unknown): SurveyQuestion[] | null {
   if (raw === null) return null;
   if (!Array.isArray(raw)) throw questionsError('Questions must be a list of objects');
   return raw.map((question, index) => checkQuestion(question, index + 1));
 }
 
 /** `number` is the 1-based position PostHog's messages print (`Question 1: ...` for the first). */
-function checkQuestion(raw: unknown, number: number): JsonObject {
+function checkQuestion(raw: unknown, number: number): SurveyQuestion {
   if (!isPlainObject(raw)) throw questionsError('Questions must be a list of objects');
-  const question: JsonObject = { ...raw };
-
   if (!isTruthy(raw.question)) throw questionsError('Question text is required');
   if (typeof raw.question !== 'string') throw questionsError('Question text must be a string');
-  question.question = sanitizeText(raw.question);
+  const question: SurveyQuestion = { ...raw, question: sanitizeText(raw.question) };
 
   for (const field of ['description', ...OPTIONAL_TEXTS]) {
     const value = raw[field];

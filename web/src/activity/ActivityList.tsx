@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { ActivityChange, ActivityEntry } from '../api/types.ts';
-import { displayName } from '../shell/session.ts';
+import { authorOf } from './author.ts';
 import { diffValues } from '../lib/diff.ts';
 import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { EmptyState } from '../ui/EmptyState.tsx';
@@ -32,7 +32,7 @@ function ChangeDiff({ change }: { change: ActivityChange }) {
 function Entry({ entry, showItem }: { entry: ActivityEntry; showItem: boolean }) {
   const changes = entry.detail.changes ?? [];
   const [open, setOpen] = useState(false);
-  const who = entry.user ? displayName(entry.user) : entry.is_system ? 'Bellwether' : 'Someone';
+  const who = authorOf(entry);
   const verb = VERBS[entry.activity] ?? entry.activity;
   const fields = changes.map((change) => change.field).filter(Boolean);
   return (

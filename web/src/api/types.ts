@@ -1,7 +1,31 @@
-/** The API's answers, as the console reads them (see /api/schema/ for the full documents). */
-import type { FlagFilters } from '../../../src/targeting/types.ts';
+/**
+ * The API's answers, as the console reads them: derived from the types openapi-typescript makes
+ * from the served OpenAPI document (generated/api.d.ts, `npm run openapi:types`), so that
+ * `npm run typecheck` fails when the server's answers and the console's reading of them drift apart.
+ */
+import type { components, operations } from './generated/api.d.ts';
 
-export type { FlagFilters };
+export type Schemas = components['schemas'];
+
+/** The JSON answer of an operation (by its operation id) with a status. */
+export type AnswerOf<Id extends keyof operations, Status extends number = 200> = operations[Id]['responses'] extends Record<
+  Status,
+  { content: { 'application/json': infer Body } }
+>
+  ? Body
+  : never;
+
+/** One item of a list operation's answer (a page's `results`, or the array itself). */
+export type ItemOf<Id extends keyof operations> = AnswerOf<Id> extends { results: Array<infer Item> }
+  ? Item
+  : AnswerOf<Id> extends Array<infer Item>
+    ? Item
+    : never;
+
+export type FlagFilters = Schemas['FlagFilters'];
+export type FlagProperty = Schemas['FlagProperty'];
+export type FlagConditionGroup = Schemas['FlagConditionGroup'];
+export type FlagVariant = Schemas['FlagVariant'];
 
 export interface Paginated<T> {
   count: number;
@@ -10,194 +34,31 @@ export interface Paginated<T> {
   results: T[];
 }
 
-export interface UserSummary {
-  id: number;
-  uuid: string;
-  distinct_id: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-}
+export type UserSummary = Schemas['UserBasic'];
+export type Me = AnswerOf<'users_me_retrieve'>;
+export type TeamSummary = NonNullable<Me['team']>;
+export type OrganizationSummary = Me['organizations'][number];
+export type Project = AnswerOf<'projects_retrieve'>;
 
-export interface TeamSummary {
-  id: number;
-  name: string;
-  api_token: string;
-  organization: string;
-}
+export type FeatureFlag = Schemas['FeatureFlag'];
+export type FlagStatus = FeatureFlag['status'];
+export type EvaluationRuntime = FeatureFlag['evaluation_runtime'];
 
-export interface OrganizationSummary {
-  id: string;
-  name: string;
-  membership_level: number | null;
-}
+export type ActivityEntry = Schemas['ActivityLog'];
+export type ActivityChange = NonNullable<ActivityEntry['detail']['changes']>[number];
+export type ActivityPage = AnswerOf<'feature_flags_all_activity_retrieve'>;
 
-export interface Me extends UserSummary {
-  date_joined: string;
-  /** Absent before the session backend: then the person signed in with a key. */
-  has_password?: boolean;
-  organization: (OrganizationSummary & { teams?: TeamSummary[] }) | null;
-  organizations: OrganizationSummary[];
-  team: TeamSummary | null;
-  teams?: TeamSummary[];
-}
+export type EvaluationReason = Schemas['FlagEvaluationReason'];
+export type GroupType = ItemOf<'groups_types_list'>;
+export type Person = ItemOf<'persons_list'>;
+export type Member = ItemOf<'organizations_members_list'>;
+export type Invite = ItemOf<'organizations_invites_list'>;
+/** A key as listed; `value` only in the answer that created it. */
+export type PersonalApiKey = ItemOf<'personal_api_keys_list'> & Partial<Pick<AnswerOf<'personal_api_keys_create', 201>, 'value'>>;
 
-export interface Project {
-  id: number;
-  name: string;
-  organization: string;
-  api_token: string;
-  secret_api_token: string | null;
-  created_at: string;
-}
+export type Cohort = Schemas['Cohort'];
+export type CohortGroup = Schemas['CohortPropertyGroup'];
+export type CohortProperty = Schemas['CohortProperty'];
 
-export type FlagStatus = 'active' | 'stale' | 'inactive' | 'deleted' | 'unknown';
-export type EvaluationRuntime = 'server' | 'client' | 'all' | 'both';
-
-export interface FeatureFlag {
-  id: number;
-  key: string;
-  name: string;
-  filters: FlagFilters;
-  deleted: boolean;
-  active: boolean;
-  created_by: UserSummary | null;
-  created_at: string;
-  updated_at: string;
-  version: number;
-  last_modified_by: UserSummary | null;
-  is_simple_flag: boolean;
-  rollout_percentage: number | null;
-  ensure_experience_continuity: boolean | null;
-  tags: string[];
-  evaluation_tags: string[];
-  usage_dashboard: number | null;
-  status: FlagStatus;
-  evaluation_runtime: EvaluationRuntime;
-  bucketing_identifier: string | null;
-  last_called_at: string | null;
-  is_remote_configuration: boolean | null;
-  can_edit: boolean;
-  surveys: Array<{ id: string; name: string }>;
-}
-
-export interface ActivityChange {
-  type: string;
-  action: 'created' | 'changed' | 'deleted' | string;
-  field: string | null;
-  before: unknown;
-  after: unknown;
-}
-
-export interface ActivityEntry {
-  id: string;
-  activity: string;
-  scope: string;
-  item_id: string;
-  detail: { name: string | null; changes: ActivityChange[] | null; short_id?: string | null };
-  created_at: string;
-  is_system: boolean;
-  user: UserSummary | null;
-}
-
-export interface ActivityPage {
-  results: ActivityEntry[];
-  next: string | null;
-  previous: string | null;
-  total_count: number;
-}
-
-export interface EvaluationReason {
-  value: boolean | string;
-  evaluation: { reason: string; condition_index: number | null; description?: string };
-}
-
-export interface GroupType {
-  group_type: string;
-  group_type_index: number;
-  name_singular: string | null;
-  name_plural: string | null;
-}
-
-export interface Cohort {
-  id: number;
-  name: string;
-  description: string;
-  filters: { properties?: CohortGroup } | null;
-  is_static: boolean;
-  is_calculating: boolean;
-  count: number | null;
-  created_at: string;
-  created_by: UserSummary | null;
-  last_calculation: string | null;
-  deleted: boolean;
-  version: number;
-}
-
-export interface CohortProperty {
-  type: string;
-  key: string;
-  value?: unknown;
-  operator?: string | null;
-  negation?: boolean;
-  [extra: string]: unknown;
-}
-
-export interface CohortGroup {
-  type: 'AND' | 'OR';
-  values: Array<CohortGroup | CohortProperty>;
-}
-
-export interface Person {
-  id: string;
-  uuid: string;
-  name: string;
-  distinct_ids: string[];
-  properties: Record<string, unknown>;
-  is_identified: boolean;
-  created_at: string;
-}
-
-export interface PersonalApiKey {
-  id: string;
-  label: string;
-  mask_value: string;
-  scopes: string[];
-  scoped_teams: number[] | null;
-  scoped_organizations: string[] | null;
-  created_at: string;
-  last_used_at: string | null;
-  value?: string;
-}
-
-export interface Member {
-  id: string;
-  user: UserSummary;
-  level: number;
-  joined_at: string;
-  updated_at: string;
-}
-
-export interface Invite {
-  id: string;
-  target_email: string;
-  first_name: string;
-  level: number;
-  is_expired: boolean;
-  created_at: string;
-  invite_url: string;
-}
-
-export interface TrendSeries {
-  label: string;
-  breakdown_value: string | null;
-  count: number;
-  data: number[];
-  days: string[];
-}
-
-export interface Dashboard {
-  id: number;
-  name: string;
-  tiles: Array<{ id: number; insight: { id: number; name: string; result: TrendSeries[] } | null }>;
-}
+export type Dashboard = AnswerOf<'dashboards_retrieve'>;
+export type TrendSeries = Schemas['TrendsSeries'];

@@ -64,11 +64,11 @@ export function FlagUsage({ flag }: { flag: FeatureFlag }) {
   }
   if (dashboard.isPending) return <Spinner label="Loading usage…" />;
   if (dashboard.isError) return <ErrorNotice error={dashboard.error} onRetry={() => void dashboard.refetch()} />;
-  const tiles = dashboard.data.tiles.filter((tile) => tile.insight !== null);
   return (
     <div className="stack">
-      {tiles.map((tile) => (
-        <UsageCard key={tile.id} title={tile.insight!.name} series={tile.insight!.result} />
+      {dashboard.data.tiles.map((tile) => (
+        // A result that cannot be computed is null: shown as no calls.
+        <UsageCard key={tile.id} title={tile.insight.name} series={tile.insight.result ?? []} />
       ))}
     </div>
   );

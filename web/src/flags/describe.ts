@@ -1,6 +1,6 @@
 /** Release conditions in words, for the flag's page. Pure. */
 import type { FlagOperator } from '../../../src/targeting/operators.ts';
-import type { FlagProperty } from '../../../src/targeting/types.ts';
+import type { FlagProperty } from '../api/types.ts';
 import { listValues, OPERATOR_LABELS, valueKind } from './property-operators.ts';
 
 export interface Names {

@@ -4,7 +4,7 @@
  * unchanged from `formToFilters(filtersToForm(filters))`. Fields the editor does not edit are kept
  * in `extra` and written back as they came; a field that was absent stays absent (`undefined`).
  */
-import type { FlagFilters } from '../../../src/targeting/types.ts';
+import type { FlagFilters } from '../api/types.ts';
 
 type Json = Record<string, unknown>;
 

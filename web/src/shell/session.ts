@@ -33,7 +33,7 @@ export function useProjectPath(): (path: string) => string {
 /** The projects of the current organization, for the switcher. */
 export function useTeams(): TeamSummary[] {
   const me = useMe();
-  return me.teams ?? me.organization?.teams ?? (me.team ? [me.team] : []);
+  return me.organization?.teams ?? (me.team ? [me.team] : []);
 }
 
 /** After signing in or out, or switching project, everything cached belongs to someone else. */
