@@ -88,6 +88,9 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,
       databaseTimeouts: config.databaseTimeouts,
+      secretKey: config.secretKey,
+      webhookAllowedHosts: config.webhookAllowedHosts,
+      webhookDelivery: { perEndpoint: config.webhookConcurrency, timeoutMs: config.webhookTimeoutMs },
     });
     collectProcessMetrics();
     if (!worker && config.metricsPort !== null) {

@@ -1,0 +1,111 @@
+/** SQL of the delivery worker: claim due deliveries, record each attempt, forget old ones. */
+import type { Queryable } from '../../db/pool.ts';
+import type { DeliveryRow } from '../outbox.ts';
+
+export interface ClaimedDelivery extends DeliveryRow {
+  url: string;
+  format: 'json' | 'slack';
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+export interface ClaimLimits {
+  /** At most this many rows in all. */
+  limit: number;
+  /** At most this many in flight to one endpoint, across every process. */
+  perEndpoint: number;
+  /** How long a claimed attempt is reserved: a process that dies mid-attempt leaves it due again after this. */
+  leaseMs: number;
+}
+
+/**
+ * Claims due deliveries: locks the endpoints that have some (skipping those another process is
+ * claiming for), counts what is already in flight to each, and reserves the oldest due rows up to
+ * the endpoint's room. Committed at once, so the reservation outlives this process only for the lease.
+ */
+export async function claimDue(db: Queryable, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+  const { rows } = await db.query<ClaimedDelivery>(
+    `WITH locked AS (
+       SELECT e.id FROM webhook_endpoints e
+        WHERE e.enabled
+          AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now())
+        ORDER BY random()
+        LIMIT 50
+        FOR UPDATE OF e SKIP LOCKED
+     ), picked AS (
+       SELECT due.id FROM locked l
+        CROSS JOIN LATERAL (
+          SELECT d.id FROM webhook_deliveries d
+           WHERE d.endpoint_id = l.id AND d.status = 'pending' AND d.next_attempt_at <= now()
+           ORDER BY d.next_attempt_at, d.id
+           LIMIT greatest(0, $1 - (SELECT count(*) FROM webhook_deliveries f
+                                   WHERE f.endpoint_id = l.id AND f.status = 'pending' AND f.in_flight_until > now()))
+        ) due
+        LIMIT $2
+     )
+     UPDATE webhook_deliveries d
+        SET attempts = d.attempts + 1, last_attempt_at = now(),
+            in_flight_until = now() + $3 * interval '1 millisecond',
+            next_attempt_at = now() + $3 * interval '1 millisecond'
+       FROM picked, webhook_endpoints e
+      WHERE d.id = picked.id AND e.id = d.endpoint_id
+     RETURNING d.*, e.url, e.format, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+    [limits.perEndpoint, limits.limit, limits.leaseMs],
+  );
+  return rows.sort((a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || Number(a.id) - Number(b.id));
+}
+
+export interface AttemptRecord {
+  status: number | null;
+  body: string;
+  durationMs: number;
+  error: string | null;
+}
+
+/** A 2xx: delivered, and the endpoint's failure streak ends. */
+export async function recordDelivered(db: Queryable, row: DeliveryRow, attempt: AttemptRecord): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries
+        SET status = 'delivered', finished_at = now(), in_flight_until = NULL,
+            response_status = $2, response_body = $3, duration_ms = $4, error = NULL
+      WHERE id = $1`,
+    [row.id, attempt.status, attempt.body, attempt.durationMs],
+  );
+  await db.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [row.endpoint_id]);
+}
+
+/**
+ * A failure: due again after `retryInMs`, or failed for good (null). The endpoint's failure streak
+ * starts (or goes on); one that has failed everything for `disableAfterMs` is disabled.
+ */
+export async function recordFailed(db: Queryable, row: DeliveryRow, attempt: AttemptRecord, retryInMs: number | null, disableAfterMs: number): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries
+        SET status = CASE WHEN $5::bigint IS NULL THEN 'failed' ELSE 'pending' END,
+            finished_at = CASE WHEN $5::bigint IS NULL THEN now() END,
+            next_attempt_at = CASE WHEN $5::bigint IS NULL THEN next_attempt_at ELSE now() + $5::bigint * interval '1 millisecond' END,
+            in_flight_until = NULL, response_status = $2, response_body = $3, duration_ms = $4, error = $6
+      WHERE id = $1`,
+    [row.id, attempt.status, attempt.body, attempt.durationMs, retryInMs, attempt.error],
+  );
+  await db.query(
+    `UPDATE webhook_endpoints
+        SET failing_since = coalesce(failing_since, now()),
+            enabled = enabled AND NOT coalesce(failing_since < now() - $2 * interval '1 millisecond', false),
+            disabled_reason = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN 'failing' ELSE disabled_reason END,
+            disabled_at = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE disabled_at END
+      WHERE id = $1`,
+    [row.endpoint_id, disableAfterMs],
+  );
+}
+
+/** Delivered and failed rows older than `keepMs` go, a bounded batch at a time; answers how many went. */
+export async function forgetFinished(db: Queryable, keepMs: number, batch = 5000): Promise<number> {
+  const { rowCount } = await db.query(
+    `DELETE FROM webhook_deliveries WHERE id IN (
+       SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond' LIMIT $2)`,
+    [keepMs, batch],
+  );
+  return rowCount ?? 0;
+}

@@ -1,0 +1,172 @@
+/**
+ * The delivery worker, on every process: claims due deliveries (skip locked, per-endpoint room),
+ * sends each once, records the result, and keeps going while there is room and work. It wakes
+ * when this process writes to the outbox and otherwise looks every `intervalMs`.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { SecretBox } from '../secrets.ts';
+import { DestinationRefused, resolveDestination, type Destination } from './destination.ts';
+import { retryDelay } from './schedule.ts';
+import { postOnce, type AttemptResult } from './send.ts';
+import { signedHeaders } from './sign.ts';
+import { slackMessage } from './slack.ts';
+import { claimDue, forgetFinished, recordDelivered, recordFailed, type ClaimedDelivery } from './store.ts';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface DeliverySettings {
+  /** Between looks for due deliveries when nothing woke the worker; 0: no timer (tests call `runOnce`). */
+  intervalMs: number;
+  /** Requests in flight to one endpoint at once, across every process. */
+  perEndpoint: number;
+  /** Requests in flight from this process at once. */
+  maxInFlight: number;
+  /** How long one attempt may take. */
+  timeoutMs: number;
+  /** An endpoint failing everything this long is disabled. */
+  disableAfterMs: number;
+  /** Delivered and failed rows are kept this long. */
+  keepMs: number;
+  allowedHosts: ReadonlySet<string>;
+  siteUrl: string | null;
+  /** Resolves host names (tests give one that answers what they need). */
+  resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+}
+
+export const DEFAULT_DELIVERY_SETTINGS: Omit<DeliverySettings, 'allowedHosts' | 'siteUrl'> = {
+  intervalMs: 1000,
+  perEndpoint: 4,
+  maxInFlight: 32,
+  timeoutMs: 10_000,
+  disableAfterMs: 3 * DAY_MS,
+  keepMs: 30 * DAY_MS,
+};
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private inFlight = 0;
+  private readonly sends = new Set<Promise<void>>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly units: UnitsOfWork,
+    private readonly secrets: SecretBox,
+    private readonly settings: DeliverySettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    if (this.settings.intervalMs > 0) this.schedule();
+  }
+
+  /** Stops claiming and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    await Promise.allSettled([...this.sends]);
+  }
+
+  /** Something was written to the outbox here: look now rather than at the next tick. */
+  wake(): void {
+    if (!this.stopped) void this.pump();
+  }
+
+  /** Claims and sends until nothing is due, waiting for every attempt (tests). */
+  async runOnce(): Promise<void> {
+    for (;;) {
+      await this.pump(true);
+      if (this.sends.size === 0) return;
+      await Promise.allSettled([...this.sends]);
+    }
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      void this.pump().finally(() => {
+        if (!this.stopped) this.schedule();
+      });
+    }, this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  private pump(force = false): Promise<void> {
+    if (this.stopped && !force) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.claimWhileRoom(force).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async claimWhileRoom(force: boolean): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        while (this.inFlight < this.settings.maxInFlight) {
+          const room = this.settings.maxInFlight - this.inFlight;
+          const claimed = await this.units.run((unit) =>
+            claimDue(unit.client, { limit: room, perEndpoint: this.settings.perEndpoint, leaseMs: this.settings.timeoutMs + 5000 }),
+          );
+          if (claimed.length === 0) break;
+          for (const row of claimed) this.launch(row);
+        }
+      } while (this.again && (force || !this.stopped));
+      if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
+        this.lastSweep = Date.now();
+        await this.units.run((unit) => forgetFinished(unit.client, this.settings.keepMs));
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'webhook deliveries: a claim failed; trying again at the next look');
+    }
+  }
+
+  private launch(row: ClaimedDelivery): void {
+    this.inFlight++;
+    const send: Promise<void> = this.deliver(row)
+      .catch((error: unknown) => this.log.warn({ err: error, delivery: row.id }, 'webhook delivery: recording an attempt failed; it is due again after its lease'))
+      .finally(() => {
+        this.inFlight--;
+        this.sends.delete(send);
+        if (this.inFlight <= this.settings.maxInFlight / 2) void this.pump();
+      });
+    this.sends.add(send);
+  }
+
+  private async deliver(row: ClaimedDelivery): Promise<void> {
+    const attempt = await this.attempt(row);
+    await this.units.run(async (unit) => {
+      if (attempt.error === null) await recordDelivered(unit.client, row, attempt);
+      else await recordFailed(unit.client, row, attempt, retryDelay(row.attempts), this.settings.disableAfterMs);
+    });
+  }
+
+  private async attempt(row: ClaimedDelivery): Promise<AttemptResult> {
+    let destination: Destination;
+    try {
+      destination = await resolveDestination(new URL(row.url), this.settings.allowedHosts, this.settings.resolve);
+    } catch (error) {
+      const message = error instanceof DestinationRefused ? error.message : 'The URL could not be used.';
+      return { status: null, body: '', durationMs: 0, error: message };
+    }
+    const message = { type: row.payload.type, timestamp: row.payload.timestamp, data: row.payload.data };
+    const body = JSON.stringify(row.format === 'slack' ? slackMessage(message, this.settings.siteUrl) : message);
+    const secrets = [this.secrets.open(row.secret)];
+    if (row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > Date.now()) {
+      secrets.push(this.secrets.open(row.previous_secret));
+    }
+    const headers = signedHeaders(secrets, row.message_id, Math.floor(Date.now() / 1000), body);
+    return postOnce(destination, { ...headers }, body, this.settings.timeoutMs);
+  }
+}
