@@ -27,7 +27,6 @@ for (const [network, prefix] of [
 }
 for (const [network, prefix] of [
   ['::', 96], // unspecified, loopback, IPv4-compatible
-  ['::ffff:0:0', 96], // IPv4-mapped: checked again as IPv4 below, refused here in any case
   ['64:ff9b::', 96], // NAT64 (reaches IPv4 through a gateway)
   ['100::', 64], // discard
   ['2001:db8::', 32], // documentation
