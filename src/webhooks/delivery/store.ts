@@ -109,3 +109,14 @@ export async function forgetFinished(db: Queryable, keepMs: number, batch = 5000
   );
   return rowCount ?? 0;
 }
+
+/** Persons (or distinct ids without one) the flag was evaluated for in the last 24 h; the Slack sentence quotes it. */
+export async function personsServed(db: Queryable, projectId: number, flagKey: string): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(DISTINCT coalesce(person_id::text, distinct_id))::int AS n FROM events
+      WHERE project_id = $1 AND event = '$feature_flag_called' AND properties->>'$feature_flag' = $2
+        AND timestamp > now() - interval '24 hours'`,
+    [projectId, flagKey],
+  );
+  return rows[0].n;
+}

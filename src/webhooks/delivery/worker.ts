@@ -4,14 +4,16 @@
  * when this process writes to the outbox and otherwise looks every `intervalMs`.
  */
 import type { FastifyBaseLogger } from 'fastify';
+import { withBoundedRead } from '../../db/bounded-read.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { WebhookMessage } from '../outbox.ts';
 import type { SecretBox } from '../secrets.ts';
 import { DestinationRefused, resolveDestination, type Destination } from './destination.ts';
 import { retryDelay } from './schedule.ts';
 import { postOnce, type AttemptResult } from './send.ts';
 import { signedHeaders } from './sign.ts';
 import { slackMessage } from './slack.ts';
-import { claimDue, forgetFinished, recordDelivered, recordFailed, type ClaimedDelivery } from './store.ts';
+import { claimDue, forgetFinished, personsServed, recordDelivered, recordFailed, type ClaimedDelivery } from './store.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -152,6 +154,20 @@ export class DeliveryWorker {
     });
   }
 
+  /** A flag switched on or off, or deleted: how many it served in the last 24 h (left out when that read fails). */
+  private async withSlackFacts(projectId: number, message: WebhookMessage): Promise<WebhookMessage> {
+    const changes = (message.data.changes as { field: string }[] | undefined) ?? [];
+    const switched = message.type === 'feature_flag.deleted' || (message.type === 'feature_flag.updated' && changes.some((change) => change.field === 'active'));
+    const key = (message.data.object as { key?: unknown } | null)?.key;
+    if (!switched || typeof key !== 'string') return message;
+    try {
+      const served = await withBoundedRead(this.units.pool, 2000, (client) => personsServed(client, projectId, key));
+      return { ...message, data: { ...message.data, served_persons_24h: served } };
+    } catch {
+      return message;
+    }
+  }
+
   private async attempt(row: ClaimedDelivery): Promise<AttemptResult> {
     let destination: Destination;
     try {
@@ -161,7 +177,7 @@ export class DeliveryWorker {
       return { status: null, body: '', durationMs: 0, error: message };
     }
     const message = { type: row.payload.type, timestamp: row.payload.timestamp, data: row.payload.data };
-    const body = JSON.stringify(row.format === 'slack' ? slackMessage(message, this.settings.siteUrl) : message);
+    const body = JSON.stringify(row.format === 'slack' ? slackMessage(await this.withSlackFacts(row.project_id, message), this.settings.siteUrl) : message);
     const secrets = [this.secrets.open(row.secret)];
     if (row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > Date.now()) {
       secrets.push(this.secrets.open(row.previous_secret));
