@@ -23,14 +23,16 @@ export function presentWebhook(row: EndpointRow, secret: string | null = null): 
   };
 }
 
-export function presentDelivery(row: DeliveryRow): DeliveryResponse {
+export function presentDelivery(row: DeliveryRow, now = Date.now()): DeliveryResponse {
+  const sending = row.status === 'pending' && row.in_flight_until !== null && row.in_flight_until.getTime() > now;
   return {
     id: String(row.id),
     message_id: row.message_id,
     event_type: row.event_type,
     status: row.status,
+    sending,
     attempts: row.attempts,
-    next_attempt_at: row.status === 'pending' ? isoUtc(row.next_attempt_at) : null,
+    next_attempt_at: row.status === 'pending' && !sending ? isoUtc(row.next_attempt_at) : null,
     last_attempt_at: isoUtc(row.last_attempt_at),
     response_status: row.response_status,
     response_body: row.response_body,

@@ -46,6 +46,8 @@ export const DeliveryResponse = Type.Object({
   message_id: Type.String(),
   event_type: Type.String(),
   status: Type.Union([Type.Literal('pending'), Type.Literal('delivered'), Type.Literal('failed')]),
+  /** An attempt is in flight now. */
+  sending: Type.Boolean(),
   attempts: Type.Integer(),
   next_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
   last_attempt_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),

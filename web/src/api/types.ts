@@ -201,3 +201,38 @@ export interface Dashboard {
   name: string;
   tiles: Array<{ id: number; insight: { id: number; name: string; result: TrendSeries[] } | null }>;
 }
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  format: 'json' | 'slack';
+  enabled: boolean;
+  description: string;
+  /** The whole secret only in the answers of create and rotate_secret; masked otherwise. */
+  secret: string;
+  previous_secret_expires_at: string | null;
+  failing_since: string | null;
+  disabled_reason: string | null;
+  disabled_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  message_id: string;
+  event_type: string;
+  status: 'pending' | 'delivered' | 'failed';
+  /** An attempt is in flight now. */
+  sending: boolean;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_attempt_at: string | null;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
