@@ -21,7 +21,10 @@ export interface WebhooksOptions {
   webhookAllowedHosts?: ReadonlySet<string>;
   /** SITE_URL: the console's base for links in Slack messages. */
   siteUrl?: string | null;
-  /** The delivery worker's settings; `intervalMs` 0 (tests) leaves it to `app.webhookWorker.runOnce()`. */
+  /**
+   * The delivery worker's settings. `intervalMs` absent or 0 (tests): no timer; this process's own
+   * outbox writes wake it, and tests run `app.webhookWorker.runOnce()`. server.ts passes 1 000.
+   */
   webhookDelivery?: Partial<Omit<DeliverySettings, 'allowedHosts' | 'siteUrl'>>;
 }
 

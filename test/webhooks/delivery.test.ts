@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { DAY_MS } from '../../src/webhooks/delivery/worker.ts';
+import { forgetFinished } from '../../src/webhooks/delivery/store.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { createFlag, createWebhook, deliveries, startReceiver, startWebhookApp, webhooksUrl, type Receiver } from './support.ts';
 
@@ -149,8 +151,13 @@ test('in order per endpoint, at most the endpoint concurrency in flight', async 
   const hook = await createWebhook(t, { url: receiver.url, events: ['feature_flag.created'] });
   receiver.secret = hook.secret;
   receiver.answer = { status: 200, delayMs: 50, body: 'ok' };
+  receiver.maxConcurrent = 0;
+  // Written in one go (the worker sleeping), so that the claims find all twelve due.
+  await t.app.webhookWorker.stop();
   for (let i = 0; i < 12; i++) await createFlag(t, `ordered-${i}`);
+  t.app.webhookWorker.start();
   await t.app.webhookWorker.runOnce();
+  assert.equal(receiver.maxConcurrent, 4, 'WEBHOOK_CONCURRENCY (4) in flight to the endpoint');
   receiver.answer = { status: 200, delayMs: 0, body: 'ok' };
   const keys = receiver.received.map((each) => each.json.data.object.key);
   assert.equal(keys.length, 12);
@@ -163,4 +170,23 @@ test('in order per endpoint, at most the endpoint concurrency in flight', async 
   }
   await t.request({ method: 'DELETE', url: `${webhooksUrl(t.projectId)}${hook.id}/` });
   receiver.received.length = 0;
+});
+
+test('delivered and failed rows go 30 days after they finished; pending ones stay', async () => {
+  const hook = await createWebhook(t, { url: receiver.url, events: ['feature_flag.created'] });
+  const insert = (status: string, finishedDaysAgo: number | null) =>
+    t.db.pool.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload, status, finished_at)
+       VALUES ($1, $2, $3, 'feature_flag.created', '{}', $4, now() - $5 * interval '1 day')`,
+      [hook.id, t.projectId, `msg_${status}_${finishedDaysAgo}`, status, finishedDaysAgo],
+    );
+  await insert('delivered', 31);
+  await insert('failed', 31);
+  await insert('delivered', 29);
+  await insert('pending', null);
+  await t.db.pool.query(`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE status = 'pending'`);
+  assert.equal(await forgetFinished(t.db.pool, 30 * DAY_MS), 2);
+  const { rows } = await t.db.pool.query('SELECT message_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [hook.id]);
+  assert.deepEqual(rows.map((row) => row.message_id), ['msg_delivered_29', 'msg_pending_null']);
+  await t.request({ method: 'DELETE', url: `${webhooksUrl(t.projectId)}${hook.id}/` });
 });

@@ -24,6 +24,8 @@ export interface Receiver {
   secret: string | null;
   /** The status the next requests get (default 200), or a delay before answering. */
   answer: { status: number; delayMs: number; body: string };
+  /** The most requests it was answering at once. */
+  maxConcurrent: number;
   close(): Promise<void>;
 }
 
@@ -33,9 +35,14 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     received: [],
     secret: null,
     answer: { status: 200, delayMs: 0, body: 'ok' },
+    maxConcurrent: 0,
     close: async () => {},
   };
+  let concurrent = 0;
   const server = http.createServer((request, response) => {
+    concurrent++;
+    receiver.maxConcurrent = Math.max(receiver.maxConcurrent, concurrent);
+    response.on('finish', () => concurrent--);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {

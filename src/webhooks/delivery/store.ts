@@ -23,6 +23,8 @@ export interface ClaimLimits {
  * Claims due deliveries: locks the endpoints that have some (skipping those another process is
  * claiming for), counts what is already in flight to each, and reserves the oldest due rows up to
  * the endpoint's room. Committed at once, so the reservation outlives this process only for the lease.
+ * The lock is NO KEY UPDATE: every write adding an outbox row holds KEY SHARE on its endpoint (the
+ * foreign key) until it commits, and FOR UPDATE would skip an endpoint as long as changes keep coming.
  */
 export async function claimDue(db: Queryable, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
@@ -32,7 +34,7 @@ export async function claimDue(db: Queryable, limits: ClaimLimits): Promise<Clai
           AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now())
         ORDER BY random()
         LIMIT 50
-        FOR UPDATE OF e SKIP LOCKED
+        FOR NO KEY UPDATE OF e SKIP LOCKED
      ), picked AS (
        SELECT due.id FROM locked l
         CROSS JOIN LATERAL (
@@ -89,13 +91,14 @@ export async function recordFailed(db: Queryable, row: DeliveryRow, attempt: Att
       WHERE id = $1`,
     [row.id, attempt.status, attempt.body, attempt.durationMs, retryInMs, attempt.error],
   );
+  // The endpoint's row is written only when its state changes (a streak starts, or it is disabled).
   await db.query(
     `UPDATE webhook_endpoints
         SET failing_since = coalesce(failing_since, now()),
             enabled = enabled AND NOT coalesce(failing_since < now() - $2 * interval '1 millisecond', false),
             disabled_reason = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN 'failing' ELSE disabled_reason END,
             disabled_at = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE disabled_at END
-      WHERE id = $1`,
+      WHERE id = $1 AND (failing_since IS NULL OR (enabled AND failing_since < now() - $2 * interval '1 millisecond'))`,
     [row.endpoint_id, disableAfterMs],
   );
 }

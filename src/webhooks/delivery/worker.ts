@@ -36,8 +36,12 @@ export interface DeliverySettings {
   resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
 }
 
+/** How often a serving process looks for due deliveries when nothing woke it (server.ts passes it). */
+export const DELIVERY_INTERVAL_MS = 1000;
+
+/** Without an interval (tests), no timer runs: writes here wake the worker, and tests call `runOnce`. */
 export const DEFAULT_DELIVERY_SETTINGS: Omit<DeliverySettings, 'allowedHosts' | 'siteUrl'> = {
-  intervalMs: 1000,
+  intervalMs: 0,
   perEndpoint: 4,
   maxInFlight: 32,
   timeoutMs: 10_000,
