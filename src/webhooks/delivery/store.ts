@@ -65,42 +65,63 @@ export interface AttemptRecord {
   error: string | null;
 }
 
-/** A 2xx: delivered, and the endpoint's failure streak ends. */
-export async function recordDelivered(db: Queryable, row: DeliveryRow, attempt: AttemptRecord): Promise<void> {
-  await db.query(
-    `UPDATE webhook_deliveries
-        SET status = 'delivered', finished_at = now(), in_flight_until = NULL,
-            response_status = $2, response_body = $3, duration_ms = $4, error = NULL
-      WHERE id = $1`,
-    [row.id, attempt.status, attempt.body, attempt.durationMs],
-  );
-  await db.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = $1 AND failing_since IS NOT NULL', [row.endpoint_id]);
+export interface FinishedAttempt {
+  row: Pick<DeliveryRow, 'id' | 'endpoint_id'>;
+  attempt: AttemptRecord;
+  /** A failure's wait before the next attempt; null: it was the last (or the attempt succeeded). */
+  retryInMs: number | null;
 }
 
 /**
- * A failure: due again after `retryInMs`, or failed for good (null). The endpoint's failure streak
- * starts (or goes on); one that has failed everything for `disableAfterMs` is disabled.
+ * Records a batch of finished attempts in two or three statements: 2xx rows delivered, the others
+ * due again after their wait or failed for good. An endpoint with a failure starts a failure streak;
+ * one failing everything for `disableAfterMs` is disabled; one with a success ends its streak. An
+ * endpoint's row is written only when its state changes.
  */
-export async function recordFailed(db: Queryable, row: DeliveryRow, attempt: AttemptRecord, retryInMs: number | null, disableAfterMs: number): Promise<void> {
-  await db.query(
-    `UPDATE webhook_deliveries
-        SET status = CASE WHEN $5::bigint IS NULL THEN 'failed' ELSE 'pending' END,
-            finished_at = CASE WHEN $5::bigint IS NULL THEN now() END,
-            next_attempt_at = CASE WHEN $5::bigint IS NULL THEN next_attempt_at ELSE now() + $5::bigint * interval '1 millisecond' END,
-            in_flight_until = NULL, response_status = $2, response_body = $3, duration_ms = $4, error = $6
-      WHERE id = $1`,
-    [row.id, attempt.status, attempt.body, attempt.durationMs, retryInMs, attempt.error],
-  );
-  // The endpoint's row is written only when its state changes (a streak starts, or it is disabled).
-  await db.query(
-    `UPDATE webhook_endpoints
-        SET failing_since = coalesce(failing_since, now()),
-            enabled = enabled AND NOT coalesce(failing_since < now() - $2 * interval '1 millisecond', false),
-            disabled_reason = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN 'failing' ELSE disabled_reason END,
-            disabled_at = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE disabled_at END
-      WHERE id = $1 AND (failing_since IS NULL OR (enabled AND failing_since < now() - $2 * interval '1 millisecond'))`,
-    [row.endpoint_id, disableAfterMs],
-  );
+export async function recordAttempts(db: Queryable, finished: readonly FinishedAttempt[], disableAfterMs: number): Promise<void> {
+  const failed = finished.filter((each) => each.attempt.error !== null);
+  const delivered = finished.filter((each) => each.attempt.error === null);
+  if (failed.length > 0) {
+    await db.query(
+      `UPDATE webhook_deliveries d
+          SET status = CASE WHEN r.retry IS NULL THEN 'failed' ELSE 'pending' END,
+              finished_at = CASE WHEN r.retry IS NULL THEN now() END,
+              next_attempt_at = CASE WHEN r.retry IS NULL THEN d.next_attempt_at ELSE now() + r.retry * interval '1 millisecond' END,
+              in_flight_until = NULL, response_status = r.status, response_body = r.body, duration_ms = r.duration, error = r.error
+         FROM unnest($1::bigint[], $2::int[], $3::text[], $4::int[], $5::bigint[], $6::text[]) AS r(id, status, body, duration, retry, error)
+        WHERE d.id = r.id`,
+      [
+        failed.map((each) => each.row.id),
+        failed.map((each) => each.attempt.status),
+        failed.map((each) => each.attempt.body),
+        failed.map((each) => each.attempt.durationMs),
+        failed.map((each) => each.retryInMs),
+        failed.map((each) => each.attempt.error),
+      ],
+    );
+    await db.query(
+      `UPDATE webhook_endpoints
+          SET failing_since = coalesce(failing_since, now()),
+              enabled = enabled AND NOT coalesce(failing_since < now() - $2 * interval '1 millisecond', false),
+              disabled_reason = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN 'failing' ELSE disabled_reason END,
+              disabled_at = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE disabled_at END
+        WHERE id = ANY($1::uuid[]) AND (failing_since IS NULL OR (enabled AND failing_since < now() - $2 * interval '1 millisecond'))`,
+      [[...new Set(failed.map((each) => each.row.endpoint_id))], disableAfterMs],
+    );
+  }
+  if (delivered.length > 0) {
+    await db.query(
+      `UPDATE webhook_deliveries d
+          SET status = 'delivered', finished_at = now(), in_flight_until = NULL,
+              response_status = r.status, response_body = r.body, duration_ms = r.duration, error = NULL
+         FROM unnest($1::bigint[], $2::int[], $3::text[], $4::int[]) AS r(id, status, body, duration)
+        WHERE d.id = r.id`,
+      [delivered.map((each) => each.row.id), delivered.map((each) => each.attempt.status), delivered.map((each) => each.attempt.body), delivered.map((each) => each.attempt.durationMs)],
+    );
+    await db.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL', [
+      [...new Set(delivered.map((each) => each.row.endpoint_id))],
+    ]);
+  }
 }
 
 /** Delivered and failed rows older than `keepMs` go, a bounded batch at a time; answers how many went. */

@@ -13,7 +13,7 @@ import { retryDelay } from './schedule.ts';
 import { postOnce, type AttemptResult } from './send.ts';
 import { signedHeaders } from './sign.ts';
 import { slackMessage } from './slack.ts';
-import { claimDue, forgetFinished, personsServed, recordDelivered, recordFailed, type ClaimedDelivery } from './store.ts';
+import { claimDue, forgetFinished, personsServed, recordAttempts, type ClaimedDelivery, type FinishedAttempt } from './store.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -59,6 +59,9 @@ export class DeliveryWorker {
   private inFlight = 0;
   private readonly sends = new Set<Promise<void>>();
   private lastSweep = 0;
+  /** Attempts finished but not yet recorded; one unit of work records all that wait. */
+  private unrecorded: { finished: FinishedAttempt; done: (error?: unknown) => void }[] = [];
+  private recording: Promise<void> | null = null;
 
   constructor(
     private readonly units: UnitsOfWork,
@@ -152,10 +155,30 @@ export class DeliveryWorker {
 
   private async deliver(row: ClaimedDelivery): Promise<void> {
     const attempt = await this.attempt(row);
-    await this.units.run(async (unit) => {
-      if (attempt.error === null) await recordDelivered(unit.client, row, attempt);
-      else await recordFailed(unit.client, row, attempt, retryDelay(row.attempts), this.settings.disableAfterMs);
+    await this.record({ row, attempt, retryInMs: attempt.error === null ? null : retryDelay(row.attempts) });
+  }
+
+  /** Resolves once the attempt is recorded, with whatever else finished meanwhile (fewer transactions under load). */
+  private record(finished: FinishedAttempt): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.unrecorded.push({ finished, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.recording) this.recording = this.recordWaiting();
     });
+  }
+
+  private async recordWaiting(): Promise<void> {
+    // Let the attempts finishing in this turn of the event loop join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.unrecorded.length > 0) {
+      const batch = this.unrecorded.splice(0, 500);
+      try {
+        await this.units.run((unit) => recordAttempts(unit.client, batch.map((each) => each.finished), this.settings.disableAfterMs));
+        for (const each of batch) each.done();
+      } catch (error) {
+        for (const each of batch) each.done(error);
+      }
+    }
+    this.recording = null;
   }
 
   /** A flag switched on or off, or deleted: how many it served in the last 24 h (left out when that read fails). */
