@@ -12,7 +12,8 @@
  * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium;
  * - workers: /flags/definitions and /flags?v=2 with WORKERS=1 vs 2;
  * - flag-cpu: server CPU per flag evaluated with 1 000 mixed flags, and the engine alone;
- * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called.
+ * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called;
+ * - webhooks: 10 000 flag changes to three endpoints (fine, 2 s, 500): none lost, duplicates, retry gaps, PATCH p99 during vs idle.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -33,6 +34,7 @@ import { sdkScenario } from './scenarios/sdk.ts';
 import { surveyResponsesScenario } from './scenarios/survey-responses.ts';
 import { surveysScenario } from './scenarios/surveys.ts';
 import { threeProcessScenario } from './scenarios/three-process.ts';
+import { webhooksScenario } from './scenarios/webhooks.ts';
 import { workersScenario } from './scenarios/workers.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
@@ -52,6 +54,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   workers: workersScenario,
   'flag-cpu': flagCpuScenario,
   'three-process': threeProcessScenario,
+  webhooks: webhooksScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

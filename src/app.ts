@@ -13,9 +13,10 @@ import { openApi } from './openapi/plugin.ts';
 import { publicSurface } from './public/plugin.ts';
 import { sdk, type SdkOptions } from './sdk/plugin.ts';
 import { surveys, type SurveysOptions } from './surveys/plugin.ts';
+import { webhooks, type WebhooksOptions } from './webhooks/plugin.ts';
 
 /** Each part declares the options it takes. */
-export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & ConsoleOptions;
+export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & WebhooksOptions & ConsoleOptions;
 
 export type App = FastifyInstance;
 
@@ -39,6 +40,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(persons);
   await app.register(eventsList);
   await app.register(taxonomy);
+  await app.register(webhooks, options);
   await app.register(webConsole, options);
   return app;
 }

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './accounts/auth/authenticator.ts';
 import { parseTrustProxy, type TrustProxy } from './kernel/http/trust-proxy.ts';
+import { parseAllowedHosts } from './webhooks/delivery/destination.ts';
 
 export interface Config {
   port: number;
@@ -40,6 +41,14 @@ export interface Config {
    * DATABASE_LOCK_TIMEOUT_MS (5 000), DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS (60 000).
    */
   databaseTimeouts: DatabaseTimeouts;
+  /** SECRET_KEY: encrypts stored webhook signing secrets (AES-GCM); unset: stored as they are. */
+  secretKey: string | null;
+  /** WEBHOOK_ALLOWED_HOSTS: comma-separated hosts webhooks may reach though private or over http. */
+  webhookAllowedHosts: ReadonlySet<string>;
+  /** WEBHOOK_CONCURRENCY (default 4): requests in flight to one endpoint at once, across processes. */
+  webhookConcurrency: number;
+  /** WEBHOOK_TIMEOUT_MS (default 10 000, 1 000–10 000): one delivery attempt's limit. */
+  webhookTimeoutMs: number;
 }
 
 function parsePort(raw: string | undefined, name = 'PORT'): number {
@@ -125,6 +134,13 @@ function parseDatabaseTimeouts(env: NodeJS.ProcessEnv): DatabaseTimeouts {
   };
 }
 
+function parseWholeNumber(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+  return value;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: parsePort(env.PORT),
@@ -148,5 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     initAdminEmail: env.INIT_ADMIN_EMAIL?.trim() || null,
     initAdminPassword: env.INIT_ADMIN_PASSWORD || null,
     databaseTimeouts: parseDatabaseTimeouts(env),
+    secretKey: env.SECRET_KEY || null,
+    webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
+    webhookConcurrency: parseWholeNumber('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 4, 1, 100),
+    webhookTimeoutMs: parseWholeNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 1_000, 10_000),
   };
 }

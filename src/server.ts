@@ -12,6 +12,7 @@ import { createPool, type Pool } from './db/pool.ts';
 import { collectProcessMetrics } from './kernel/metrics/metrics.ts';
 import { startMetricsListener } from './kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted, type FirstStart } from './started.ts';
+import { DELIVERY_INTERVAL_MS } from './webhooks/delivery/worker.ts';
 
 /**
  * After a signal, in-flight requests get this long to finish; then the connections still open are
@@ -88,6 +89,9 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,
       databaseTimeouts: config.databaseTimeouts,
+      secretKey: config.secretKey,
+      webhookAllowedHosts: config.webhookAllowedHosts,
+      webhookDelivery: { intervalMs: DELIVERY_INTERVAL_MS, perEndpoint: config.webhookConcurrency, timeoutMs: config.webhookTimeoutMs },
     });
     collectProcessMetrics();
     if (!worker && config.metricsPort !== null) {

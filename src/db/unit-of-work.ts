@@ -13,6 +13,33 @@ export type Effect = () => void;
 export interface UnitOfWork {
   readonly client: PoolClient;
   afterCommit(effect: Effect): void;
+  /**
+   * What the app's areas contributed to `point` (the kernel's extension points): a writer offers an
+   * in-transaction step this way (the activity writer lets an area add an outbox row beside each
+   * entry, in this transaction).
+   */
+  contributions<T>(point: ContributionPoint<T>): readonly T[];
+}
+
+/** An extension point as this floor sees it (the kernel's `ExtensionPoint`). */
+export interface ContributionPoint<T> {
+  readonly name: string;
+  /** Never set: carries the contributions' type. */
+  readonly contributionType?: T;
+}
+
+/** Where a unit finds the app's contributions (the kernel's `Extensions`). */
+export interface ContributionSource {
+  list<T>(point: ContributionPoint<T>): readonly T[];
+}
+
+const NO_CONTRIBUTIONS: ContributionSource = { list: () => [] };
+
+/** The unit whose transaction runs on `client`, if any: for writers handed only a connection. */
+const runningUnits = new WeakMap<PoolClient, UnitOfWork>();
+
+export function unitRunningOn(client: unknown): UnitOfWork | undefined {
+  return typeof client === 'object' && client !== null ? runningUnits.get(client as PoolClient) : undefined;
 }
 
 export interface UnitOfWorkOptions {
@@ -47,7 +74,14 @@ export type EffectFailureLog = (error: unknown) => void;
 class CollectingUnit implements UnitOfWork {
   readonly effects: Effect[] = [];
 
-  constructor(readonly client: PoolClient) {}
+  constructor(
+    readonly client: PoolClient,
+    private readonly source: ContributionSource,
+  ) {}
+
+  contributions<T>(point: ContributionPoint<T>): readonly T[] {
+    return this.source.list(point);
+  }
 
   afterCommit(effect: Effect): void {
     this.effects.push(effect);
@@ -59,6 +93,7 @@ export class UnitsOfWork {
   constructor(
     readonly pool: Pool,
     private readonly logEffectFailure: EffectFailureLog = () => {},
+    private readonly source: ContributionSource = NO_CONTRIBUTIONS,
   ) {}
 
   async run<T>(work: (unit: UnitOfWork) => Promise<T>, options: UnitOfWorkOptions = {}): Promise<T> {
@@ -70,8 +105,13 @@ export class UnitsOfWork {
         result = await withTransaction(
           this.pool,
           async (client) => {
-            unit = new CollectingUnit(client);
-            return work(unit);
+            unit = new CollectingUnit(client, this.source);
+            runningUnits.set(client, unit);
+            try {
+              return await work(unit);
+            } finally {
+              runningUnits.delete(client);
+            }
           },
           options.begin,
         );

@@ -1,16 +1,18 @@
+import type { ContributionPoint, ContributionSource } from '../db/unit-of-work.ts';
+
 /**
  * A place where areas contribute to another area without either importing the other's plugin:
  * the events area opens one for its processors, and the sdk and surveys areas add theirs. The
  * point is declared by the area that reads it; the contributions live in the app's `Extensions`.
  */
-export class ExtensionPoint<T> {
-  declare private readonly item: T;
+export class ExtensionPoint<T> implements ContributionPoint<T> {
+  declare readonly contributionType?: T;
   constructor(readonly name: string) {}
 }
 
 /** One app's contributions. Contributions come while areas register; once the app is ready the lists are final. */
-export class Extensions {
-  private readonly lists = new Map<ExtensionPoint<unknown>, unknown[]>();
+export class Extensions implements ContributionSource {
+  private readonly lists = new Map<ContributionPoint<unknown>, unknown[]>();
   private sealed = false;
 
   contribute<T>(point: ExtensionPoint<T>, ...items: T[]): void {
@@ -19,11 +21,11 @@ export class Extensions {
   }
 
   /** The contributions in the order the areas were registered: the same array as it grows, final once the app is ready. */
-  list<T>(point: ExtensionPoint<T>): readonly T[] {
+  list<T>(point: ContributionPoint<T>): readonly T[] {
     return this.items(point);
   }
 
-  private items<T>(point: ExtensionPoint<T>): T[] {
+  private items<T>(point: ContributionPoint<T>): T[] {
     let items = this.lists.get(point);
     if (!items) this.lists.set(point, (items = []));
     return items as T[];

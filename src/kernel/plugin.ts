@@ -79,12 +79,12 @@ export const kernel = fp<KernelOptions>(
     });
     const { onRoute } = options;
     if (onRoute) app.addHook('onRoute', (route) => onRoute(route as RouteOptions));
-    const units = new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed'));
+    const extensions = new Extensions();
+    const units = new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed'), extensions);
     await bus.start();
     app.decorate('kernel', { pool: options.pool, units, bus });
     app.decorate('changeBus', bus);
     app.addHook('onClose', async () => bus.close());
-    const extensions = new Extensions();
     app.decorate('extensions', extensions);
     app.addHook('onReady', async () => extensions.seal());
 

@@ -1,4 +1,6 @@
 import type { Queryable } from '../../db/pool.ts';
+import { unitRunningOn, type UnitOfWork } from '../../db/unit-of-work.ts';
+import { ExtensionPoint } from '../../kernel/extensions.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { ActivityDetail, ActivityEntry } from './schemas.ts';
 
@@ -13,6 +15,14 @@ export interface NewActivity {
   detail: ActivityDetail;
 }
 
+/**
+ * Told of every activity entry inside its change's transaction, so an area can write a row of its
+ * own beside it (the webhooks outbox): the change, its entry and that row commit or roll back together.
+ */
+export type ActivityFollower = (unit: UnitOfWork, entry: NewActivity) => Promise<void>;
+
+export const ACTIVITY_FOLLOWERS = new ExtensionPoint<ActivityFollower>('activity followers');
+
 /** Must run on the same client (transaction) as the change it records. */
 export async function recordActivity(db: Queryable, entry: NewActivity): Promise<void> {
   await db.query(
@@ -20,6 +30,9 @@ export async function recordActivity(db: Queryable, entry: NewActivity): Promise
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
     [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, entry.userId === null, entry.detail],
   );
+  const unit = unitRunningOn(db);
+  if (!unit) return;
+  for (const follower of unit.contributions(ACTIVITY_FOLLOWERS)) await follower(unit, entry);
 }
 
 export interface ActivityFilter {

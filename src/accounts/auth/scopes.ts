@@ -19,6 +19,7 @@ export const SCOPE_OBJECTS = [
   'query',
   'survey',
   'user',
+  'webhook',
 ] as const;
 
 export type ScopeObject = (typeof SCOPE_OBJECTS)[number];

@@ -1,6 +1,6 @@
 import type { Membership } from '../auth/principal.ts';
 import { permissionDenied, validationError } from '../../kernel/errors.ts';
-import { inviteRefusal, lastOwnerRefusal, LEVEL_NAMES, levelChangeRefusal, manageInvitesRefusal, MEMBERSHIP_LEVELS, removalRefusal } from './levels.ts';
+import { inviteRefusal, lastOwnerRefusal, LEVEL_NAMES, levelChangeRefusal, manageInvitesRefusal, MEMBERSHIP_LEVELS, projectAdminRefusal, removalRefusal } from './levels.ts';
 
 type Level = Membership['level'];
 
@@ -41,4 +41,10 @@ export function checkInvite(actorLevel: Level, invited: Level): void {
 /** Seeing and cancelling invites: admins and owners. */
 export function checkManageInvites(actorLevel: Level): void {
   refuse(manageInvitesRefusal(rank(actorLevel)));
+}
+
+/** Project administration (projects, tokens, webhooks): organization admins and owners only. */
+export function requireProjectAdmin(level: Membership['level'] | null): void {
+  const reason = projectAdminRefusal(level === null ? null : MEMBERSHIP_LEVELS[level]);
+  if (reason !== null) throw permissionDenied(reason);
 }

@@ -1,9 +1,9 @@
 import type { AccountsDeps } from '../deps.ts';
 import { recordActivity } from '../activity/store.ts';
-import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
-import { notFound, organizationOutsideKey, permissionDenied, validationError } from '../../kernel/errors.ts';
+import { membershipLevel, type Principal, type ProjectRef } from '../auth/principal.ts';
+import { notFound, organizationOutsideKey, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
-import { MEMBERSHIP_LEVELS, projectAdminRefusal } from '../members/levels.ts';
+import { requireProjectAdmin } from '../members/rules.ts';
 import { keyReach, keyReachesOrganization } from '../organizations/reach.ts';
 import { cleanName, resolveOrganization, type ResolvedOrganization } from '../organizations/service.ts';
 import { setCurrentProjectIfUnset } from '../users/store.ts';
@@ -43,11 +43,6 @@ export function cleanTimezone(value: string): string {
   } catch {
     throw validationError(`"${value}" is not a valid choice.`, 'timezone', 'invalid_choice');
   }
-}
-
-function requireAdmin(level: Membership['level'] | null): void {
-  const reason = projectAdminRefusal(level === null ? null : MEMBERSHIP_LEVELS[level]);
-  if (reason !== null) throw permissionDenied(reason);
 }
 
 export async function listProjects(deps: AccountsDeps, principal: Principal, page: Page) {
@@ -96,7 +91,7 @@ export async function createProject(
       : body.organization !== undefined
         ? await organizationFromBody(deps, principal, body.organization)
         : await resolveOrganization(deps, principal, '@current');
-  requireAdmin(organization.level);
+  requireProjectAdmin(organization.level);
   const name = cleanName(body.name, 'name', NAME_MAX_LENGTH);
   const timezone = body.timezone === undefined ? undefined : cleanTimezone(body.timezone);
 
@@ -126,7 +121,7 @@ export async function updateProject(deps: AccountsDeps, project: ProjectRef, bod
 
 /** Admins and owners only; everything in the project goes with it. */
 export async function deleteProject(deps: AccountsDeps, principal: Principal, project: ProjectRef): Promise<void> {
-  requireAdmin(membershipLevel(principal, project.organizationId));
+  requireProjectAdmin(membershipLevel(principal, project.organizationId));
   const deleted = await deps.units.run(async (unit) => {
     const { client } = unit;
     const gone = await deleteProjectRow(client, project);
@@ -150,7 +145,7 @@ function tokenActivity(principal: Principal, project: ProjectRow, field: string,
 
 /** `PATCH /api/projects/{id}/reset_token/`: a new public token; SDKs sending the old one are refused at once. Admins and owners. */
 export async function resetProjectToken(deps: AccountsDeps, principal: Principal, project: ProjectRef): Promise<Project> {
-  requireAdmin(membershipLevel(principal, project.organizationId));
+  requireProjectAdmin(membershipLevel(principal, project.organizationId));
   const row = await deps.units.run(async (unit) => {
     const { client } = unit;
     const replaced = await replaceProjectToken(client, project.id);
@@ -167,7 +162,7 @@ export async function resetProjectToken(deps: AccountsDeps, principal: Principal
  * the old one is refused at once (PostHog keeps it as a backup until told to delete it). Admins and owners.
  */
 export async function rotateSecretToken(deps: AccountsDeps, principal: Principal, project: ProjectRef): Promise<Project> {
-  requireAdmin(membershipLevel(principal, project.organizationId));
+  requireProjectAdmin(membershipLevel(principal, project.organizationId));
   const rotated = await deps.units.run(async (unit) => {
     const { client } = unit;
     const replaced = await replaceSecretToken(client, project.id);

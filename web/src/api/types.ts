@@ -62,3 +62,7 @@ export type CohortProperty = Schemas['CohortProperty'];
 
 export type Dashboard = AnswerOf<'dashboards_retrieve'>;
 export type TrendSeries = Schemas['TrendsSeries'];
+
+/** The whole secret only in the answers of create and rotate_secret; masked otherwise. */
+export type Webhook = AnswerOf<'webhooks_retrieve'>;
+export type WebhookDelivery = ItemOf<'webhooks_deliveries_list'>;

@@ -5,10 +5,12 @@ import { AccountSettings } from './AccountSettings.tsx';
 import { ApiKeysSettings } from './ApiKeysSettings.tsx';
 import { MembersSettings } from './MembersSettings.tsx';
 import { ProjectSettings } from './ProjectSettings.tsx';
+import { WebhooksSettings } from './WebhooksSettings.tsx';
 
 const TABS = [
   { id: 'project', label: 'Project' },
   { id: 'members', label: 'Members' },
+  { id: 'webhooks', label: 'Webhooks' },
   { id: 'personal-api-keys', label: 'Personal API keys' },
   { id: 'account', label: 'Account' },
 ];
@@ -24,6 +26,7 @@ export function SettingsPage({ tab }: { tab: string }) {
       <TabPanel idPrefix="settings" id={selected.id}>
         {selected.id === 'project' ? <ProjectSettings /> : null}
         {selected.id === 'members' ? <MembersSettings /> : null}
+        {selected.id === 'webhooks' ? <WebhooksSettings /> : null}
         {selected.id === 'personal-api-keys' ? <ApiKeysSettings /> : null}
         {selected.id === 'account' ? <AccountSettings /> : null}
       </TabPanel>

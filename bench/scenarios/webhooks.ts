@@ -1,0 +1,233 @@
+/**
+ * Webhooks under a burst (issue 21): three endpoints in the bench process, one answering 200 at
+ * once, one after 2 s, one 500; BENCH_WEBHOOK_CHANGES flag changes (PATCHes, 8 at a time) to flags
+ * all three listen to. Measured:
+ * - every change reaches the fine endpoint (none lost), and how many arrived twice (at-least-once);
+ * - the failing endpoint's gaps between attempts of one message, against the schedule (15 s, then 1 min, ±20 %);
+ * - flag PATCH latency (one after another, on a flag of its own) idle, during the write burst, and
+ *   while the outbox drains, as p50/p99 and the ratio to idle;
+ * - how many the 2 s endpoint got meanwhile (at most WEBHOOK_CONCURRENCY in flight to it).
+ */
+import http from 'node:http';
+import pg from 'pg';
+import type { AddressInfo } from 'node:net';
+import type { BenchConfig } from '../lib/config.ts';
+import { expectStatus } from '../lib/http.ts';
+import { table } from '../lib/report.ts';
+import { startBellwether } from '../targets/bellwether.ts';
+import type { Log, Scenario } from './scenario.ts';
+
+const PROJECT = 1;
+const WRITERS = 8;
+const FLAGS = 100;
+const PROBE_PATCHES = 300;
+
+interface Receiver {
+  url: string;
+  /** webhook-id → the times (ms) each attempt arrived. */
+  arrivals: Map<string, number[]>;
+  /** The flag versions (key:version) delivered. */
+  changes: Set<string>;
+  requests: number;
+  close(): Promise<void>;
+}
+
+async function startReceiver(status: number, delayMs: number): Promise<Receiver> {
+  const receiver: Receiver = { url: '', arrivals: new Map(), changes: new Set(), requests: 0, close: async () => {} };
+  const server = http.createServer((request, response) => {
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
+    request.on('end', () => {
+      receiver.requests++;
+      const id = String(request.headers['webhook-id']);
+      const times = receiver.arrivals.get(id) ?? [];
+      times.push(Date.now());
+      receiver.arrivals.set(id, times);
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { data?: { object?: { key?: string; version?: number } } };
+        const object = body.data?.object;
+        if (object?.key) receiver.changes.add(`${object.key}:${object.version}`);
+      } catch {
+        // counted as a request all the same
+      }
+      setTimeout(() => response.writeHead(status).end(status === 200 ? 'ok' : 'broken'), delayMs);
+    });
+  });
+  server.keepAliveTimeout = 1000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** The failing endpoint's pending rows: the wait the worker set after each attempt number (the schedule, jitter included). */
+async function scheduledGaps(databaseUrl: string, url: string): Promise<{ attempts: number; rows: number; min: number; max: number }[]> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ attempts: number; rows: number; min: number; max: number }>(
+      `SELECT d.attempts, count(*)::int AS rows,
+              round(min(extract(epoch FROM d.next_attempt_at - d.last_attempt_at))::numeric, 1)::float AS min,
+              round(max(extract(epoch FROM d.next_attempt_at - d.last_attempt_at))::numeric, 1)::float AS max
+         FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+        WHERE e.url = $1 AND d.status = 'pending' AND d.in_flight_until IS NULL AND d.attempts > 0
+        GROUP BY d.attempts ORDER BY d.attempts`,
+      [url],
+    );
+    return rows;
+  } finally {
+    await client.end();
+  }
+}
+
+interface Latency {
+  samples: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+function summarise(samples: number[]): Latency {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return { samples: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN) };
+}
+
+function changesFromEnv(): number {
+  const raw = Number(process.env.BENCH_WEBHOOK_CHANGES ?? '10000');
+  if (!Number.isInteger(raw) || raw < 100) throw new Error('BENCH_WEBHOOK_CHANGES must be a whole number of at least 100');
+  return raw;
+}
+
+export const webhooksScenario: Scenario = {
+  name: 'webhooks',
+  async run(config: BenchConfig, log: Log) {
+    const changes = changesFromEnv();
+    const fine = await startReceiver(200, 0);
+    const slow = await startReceiver(200, 2000);
+    const failing = await startReceiver(500, 0);
+    const target = await startBellwether(config.adminDatabaseUrl, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+    try {
+      const base = `${target.baseUrl}/api/projects/${PROJECT}`;
+      const headers = { ...target.headers, 'content-type': 'application/json' };
+      const post = (path: string, body: unknown) => expectStatus(201, 'POST', `${base}${path}`, headers, JSON.stringify(body));
+      for (const receiver of [fine, slow, failing]) await post('/webhooks/', { url: receiver.url, events: ['feature_flag.updated'] });
+      const flagIds: number[] = [];
+      for (let i = 0; i < FLAGS; i++) {
+        flagIds.push((((await post('/feature_flags/', { key: `burst-${i}`, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id);
+      }
+      const probeId = (((await post('/feature_flags/', { key: 'probe', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id;
+
+      const patch = async (id: number, name: string): Promise<number> => {
+        const started = performance.now();
+        const response = await fetch(`${base}/feature_flags/${id}/`, { method: 'PATCH', headers, body: JSON.stringify({ name }) });
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`PATCH answered ${response.status}`);
+        return performance.now() - started;
+      };
+      let probeCount = 0;
+      const probe = async (until: () => boolean, max = PROBE_PATCHES): Promise<number[]> => {
+        const samples: number[] = [];
+        while (!until() && samples.length < max) samples.push(await patch(probeId, `probe ${probeCount++}`));
+        return samples;
+      };
+
+      // Idle: no burst, nothing to deliver but the probe's own changes.
+      log(`webhooks: idle PATCH latency (${PROBE_PATCHES} one after another)`);
+      await probe(() => false, 50);
+      const idle = summarise(await probe(() => false));
+      const idleDeliveredBaseline = fine.changes.size;
+
+      log(`webhooks: ${changes} flag changes, ${WRITERS} at a time, to 3 endpoints`);
+      let next = 0;
+      const burstStarted = performance.now();
+      const writer = async () => {
+        while (next < changes) {
+          const i = next++;
+          await patch(flagIds[i % FLAGS], `change ${i}`);
+        }
+      };
+      let burstDone = false;
+      const writers = Promise.all(Array.from({ length: WRITERS }, writer)).then(() => {
+        burstDone = true;
+      });
+      const duringBurst = summarise(await probe(() => burstDone, Number.POSITIVE_INFINITY));
+      await writers;
+      const burstSeconds = (performance.now() - burstStarted) / 1000;
+
+      log('webhooks: PATCH latency while the outbox drains to the fine endpoint');
+      const drainStarted = performance.now();
+      const duringDrain = summarise(await probe(() => fine.changes.size >= changes + idleDeliveredBaseline, Number.POSITIVE_INFINITY));
+      // Every PATCH made since the endpoints exist is one message to each.
+      const expected = changes + probeCount;
+      const deadline = Date.now() + 120_000;
+      while (fine.changes.size < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+      const drainSeconds = (performance.now() - drainStarted) / 1000;
+
+      // Let the failing endpoint's first retries (15 s, then 1 min after) come due.
+      const retryWaitMs = Number(process.env.BENCH_WEBHOOK_RETRY_WAIT_MS ?? '100000');
+      log(`webhooks: waiting ${retryWaitMs / 1000} s for the failing endpoint's retries`);
+      await new Promise((resolve) => setTimeout(resolve, retryWaitMs));
+      const gaps: { first: number[]; second: number[] } = { first: [], second: [] };
+      for (const times of failing.arrivals.values()) {
+        if (times.length >= 2) gaps.first.push((times[1] - times[0]) / 1000);
+        if (times.length >= 3) gaps.second.push((times[2] - times[1]) / 1000);
+      }
+      const gapSummary = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        return { messages: sorted.length, min: round(sorted[0] ?? NaN), p50: round(percentile(sorted, 50)), max: round(sorted.at(-1) ?? NaN) };
+      };
+
+      const scheduled = await scheduledGaps(target.databaseUrl, failing.url);
+      const fineIds = [...fine.arrivals.values()];
+      const duplicates = fineIds.reduce((sum, times) => sum + times.length - 1, 0);
+      const lost = expected - fine.changes.size;
+      const drainRatio = round(duringDrain.p99 / idle.p99);
+      const burstRatio = round(duringBurst.p99 / idle.p99);
+      const data = {
+        changes,
+        probeChanges: probeCount,
+        burst: { seconds: round(burstSeconds), changesPerSecond: round(changes / burstSeconds) },
+        fine: { expected, delivered: fine.changes.size, lost, requests: fine.requests, duplicates, drainSeconds: round(drainSeconds) },
+        slow: { requests: slow.requests, messages: slow.arrivals.size },
+        failing: {
+          messages: failing.arrivals.size,
+          requests: failing.requests,
+          firstRetryGapSeconds: gapSummary(gaps.first),
+          secondRetryGapSeconds: gapSummary(gaps.second),
+          scheduledWaitSecondsByAttempt: scheduled,
+        },
+        patchLatencyMs: { idle, duringBurst, duringDrain },
+        p99Ratio: { duringBurst: burstRatio, duringDrain: drainRatio },
+      };
+      const report = [
+        `Webhooks: ${changes} flag changes to 3 endpoints (fine, 2 s, 500), Bellwether with WORKERS=1`,
+        table([
+          ['measure', 'value'],
+          ['burst', `${round(burstSeconds)} s (${round(changes / burstSeconds)} changes/s, ${WRITERS} writers)`],
+          ['fine endpoint', `${fine.changes.size} of ${expected} changes delivered, ${lost} lost, ${duplicates} duplicates, drained ${round(drainSeconds)} s after the burst`],
+          ['2 s endpoint', `${slow.arrivals.size} messages meanwhile`],
+          ['500 endpoint', `${failing.arrivals.size} messages; 1st retry gap p50 ${gapSummary(gaps.first).p50} s (${gapSummary(gaps.first).min}–${gapSummary(gaps.first).max}); 2nd p50 ${gapSummary(gaps.second).p50} s (${gaps.second.length} messages)`],
+          ['500 endpoint, as scheduled', scheduled.map((row) => `after attempt ${row.attempts}: ${row.min}–${row.max} s (${row.rows} rows)`).join('; ')],
+          ['PATCH idle', `p50 ${idle.p50} ms, p99 ${idle.p99} ms`],
+          ['PATCH during burst', `p50 ${duringBurst.p50} ms, p99 ${duringBurst.p99} ms (${burstRatio}× idle p99)`],
+          ['PATCH while draining', `p50 ${duringDrain.p50} ms, p99 ${duringDrain.p99} ms (${drainRatio}× idle p99; ${duringDrain.samples} samples)`],
+        ]),
+      ].join('\n');
+      return { file: 'webhooks', settings: { changes, writers: WRITERS, flags: FLAGS, retryWaitMs }, report, data };
+    } finally {
+      await target.stop();
+      await Promise.all([fine.close(), slow.close(), failing.close()]);
+    }
+  },
+};

@@ -1,0 +1,215 @@
+/**
+ * The delivery worker, on every process: claims due deliveries (skip locked, per-endpoint room),
+ * sends each once, records the result, and keeps going while there is room and work. It wakes
+ * when this process writes to the outbox and otherwise looks every `intervalMs`.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { withBoundedRead } from '../../db/bounded-read.ts';
+import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { WebhookMessage } from '../outbox.ts';
+import type { SecretBox } from '../secrets.ts';
+import { DestinationRefused, resolveDestination, type Destination } from './destination.ts';
+import { retryDelay } from './schedule.ts';
+import { postOnce, type AttemptResult } from './send.ts';
+import { signedHeaders } from './sign.ts';
+import { slackMessage } from './slack.ts';
+import { claimDue, forgetFinished, personsServed, recordAttempts, type ClaimedDelivery, type FinishedAttempt } from './store.ts';
+
+export const DAY_MS = 24 * 60 * 60 * 1000;
+
+export interface DeliverySettings {
+  /** Between looks for due deliveries when nothing woke the worker; 0: no timer (tests call `runOnce`). */
+  intervalMs: number;
+  /** Requests in flight to one endpoint at once, across every process. */
+  perEndpoint: number;
+  /** Requests in flight from this process at once. */
+  maxInFlight: number;
+  /** How long one attempt may take. */
+  timeoutMs: number;
+  /** An endpoint failing everything this long is disabled. */
+  disableAfterMs: number;
+  /** Delivered and failed rows are kept this long. */
+  keepMs: number;
+  allowedHosts: ReadonlySet<string>;
+  siteUrl: string | null;
+  /** Resolves host names (tests give one that answers what they need). */
+  resolve?: (hostname: string) => Promise<{ address: string; family: number }[]>;
+}
+
+/** How often a serving process looks for due deliveries when nothing woke it (server.ts passes it). */
+export const DELIVERY_INTERVAL_MS = 1000;
+
+/** Without an interval (tests), no timer runs: writes here wake the worker, and tests call `runOnce`. */
+export const DEFAULT_DELIVERY_SETTINGS: Omit<DeliverySettings, 'allowedHosts' | 'siteUrl'> = {
+  intervalMs: 0,
+  perEndpoint: 4,
+  maxInFlight: 32,
+  timeoutMs: 10_000,
+  disableAfterMs: 3 * DAY_MS,
+  keepMs: 30 * DAY_MS,
+};
+
+const SWEEP_EVERY_MS = 10 * 60 * 1000;
+
+export class DeliveryWorker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private inFlight = 0;
+  private readonly sends = new Set<Promise<void>>();
+  private lastSweep = 0;
+  /** Attempts finished but not yet recorded; one unit of work records all that wait. */
+  private unrecorded: { finished: FinishedAttempt; done: (error?: unknown) => void }[] = [];
+  private recording: Promise<void> | null = null;
+
+  constructor(
+    private readonly units: UnitsOfWork,
+    private readonly secrets: SecretBox,
+    private readonly settings: DeliverySettings,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    this.stopped = false;
+    if (this.settings.intervalMs > 0) this.schedule();
+  }
+
+  /** Stops claiming and waits for the attempts in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+    await Promise.allSettled([...this.sends]);
+  }
+
+  /** Something was written to the outbox here: look now rather than at the next tick. */
+  wake(): void {
+    if (!this.stopped) void this.pump();
+  }
+
+  /** Claims and sends until nothing is due, waiting for every attempt (tests). */
+  async runOnce(): Promise<void> {
+    for (;;) {
+      await this.pump(true);
+      if (this.sends.size === 0) return;
+      await Promise.allSettled([...this.sends]);
+    }
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      void this.pump().finally(() => {
+        if (!this.stopped) this.schedule();
+      });
+    }, this.settings.intervalMs);
+    this.timer.unref();
+  }
+
+  private pump(force = false): Promise<void> {
+    if (this.stopped && !force) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.claimWhileRoom(force).finally(() => {
+      this.running = null;
+    });
+    return this.running;
+  }
+
+  private async claimWhileRoom(force: boolean): Promise<void> {
+    try {
+      do {
+        this.again = false;
+        while (this.inFlight < this.settings.maxInFlight) {
+          const room = this.settings.maxInFlight - this.inFlight;
+          const claimed = await this.units.run((unit) =>
+            claimDue(unit.client, { limit: room, perEndpoint: this.settings.perEndpoint, leaseMs: this.settings.timeoutMs + 5000 }),
+          );
+          if (claimed.length === 0) break;
+          for (const row of claimed) this.launch(row);
+        }
+      } while (this.again && (force || !this.stopped));
+      if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
+        this.lastSweep = Date.now();
+        await this.units.run((unit) => forgetFinished(unit.client, this.settings.keepMs));
+      }
+    } catch (error) {
+      this.log.warn({ err: error }, 'webhook deliveries: a claim failed; trying again at the next look');
+    }
+  }
+
+  private launch(row: ClaimedDelivery): void {
+    this.inFlight++;
+    const send: Promise<void> = this.deliver(row)
+      .catch((error: unknown) => this.log.warn({ err: error, delivery: row.id }, 'webhook delivery: recording an attempt failed; it is due again after its lease'))
+      .finally(() => {
+        this.inFlight--;
+        this.sends.delete(send);
+        if (this.inFlight <= this.settings.maxInFlight / 2) void this.pump();
+      });
+    this.sends.add(send);
+  }
+
+  private async deliver(row: ClaimedDelivery): Promise<void> {
+    const attempt = await this.attempt(row);
+    await this.record({ row, attempt, retryInMs: attempt.error === null ? null : retryDelay(row.attempts) });
+  }
+
+  /** Resolves once the attempt is recorded, with whatever else finished meanwhile (fewer transactions under load). */
+  private record(finished: FinishedAttempt): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.unrecorded.push({ finished, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      if (!this.recording) this.recording = this.recordWaiting();
+    });
+  }
+
+  private async recordWaiting(): Promise<void> {
+    // Let the attempts finishing in this turn of the event loop join the batch.
+    await new Promise((resolve) => setImmediate(resolve));
+    while (this.unrecorded.length > 0) {
+      const batch = this.unrecorded.splice(0, 500);
+      try {
+        await this.units.run((unit) => recordAttempts(unit.client, batch.map((each) => each.finished), this.settings.disableAfterMs));
+        for (const each of batch) each.done();
+      } catch (error) {
+        for (const each of batch) each.done(error);
+      }
+    }
+    this.recording = null;
+  }
+
+  /** A flag switched on or off, or deleted: how many it served in the last 24 h (left out when that read fails). */
+  private async withSlackFacts(projectId: number, message: WebhookMessage): Promise<WebhookMessage> {
+    const changes = (message.data.changes as { field: string }[] | undefined) ?? [];
+    const switched = message.type === 'feature_flag.deleted' || (message.type === 'feature_flag.updated' && changes.some((change) => change.field === 'active'));
+    const key = (message.data.object as { key?: unknown } | null)?.key;
+    if (!switched || typeof key !== 'string') return message;
+    try {
+      const served = await withBoundedRead(this.units.pool, 2000, (client) => personsServed(client, projectId, key));
+      return { ...message, data: { ...message.data, served_persons_24h: served } };
+    } catch {
+      return message;
+    }
+  }
+
+  private async attempt(row: ClaimedDelivery): Promise<AttemptResult> {
+    let destination: Destination;
+    try {
+      destination = await resolveDestination(new URL(row.url), this.settings.allowedHosts, this.settings.resolve);
+    } catch (error) {
+      const message = error instanceof DestinationRefused ? error.message : 'The URL could not be used.';
+      return { status: null, body: '', durationMs: 0, error: message };
+    }
+    const message = { type: row.payload.type, timestamp: row.payload.timestamp, data: row.payload.data };
+    const body = JSON.stringify(row.format === 'slack' ? slackMessage(await this.withSlackFacts(row.project_id, message), this.settings.siteUrl) : message);
+    const secrets = [this.secrets.open(row.secret)];
+    if (row.previous_secret !== null && row.previous_secret_expires_at !== null && row.previous_secret_expires_at.getTime() > Date.now()) {
+      secrets.push(this.secrets.open(row.previous_secret));
+    }
+    const headers = signedHeaders(secrets, row.message_id, Math.floor(Date.now() / 1000), body);
+    return postOnce(destination, { ...headers }, body, this.settings.timeoutMs);
+  }
+}

@@ -1,0 +1,88 @@
+/** SQL of the outbox (webhook_deliveries): what changes write, what the deliveries log reads. */
+import { randomUUID } from 'node:crypto';
+import type { Queryable } from '../db/pool.ts';
+
+export interface WebhookMessage {
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+export interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  project_id: number;
+  message_id: string;
+  event_type: string;
+  payload: WebhookMessage;
+  status: 'pending' | 'delivered' | 'failed';
+  attempts: number;
+  next_attempt_at: Date;
+  in_flight_until: Date | null;
+  last_attempt_at: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  duration_ms: number | null;
+  error: string | null;
+  created_at: Date;
+  finished_at: Date | null;
+}
+
+export function newMessageId(): string {
+  return `msg_${randomUUID().replaceAll('-', '')}`;
+}
+
+/** One pending delivery per endpoint for one message; on the change's own transaction. */
+export async function enqueueMessage(db: Queryable, projectId: number, endpointIds: readonly string[], message: WebhookMessage): Promise<void> {
+  if (endpointIds.length === 0) return;
+  await db.query(
+    `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
+     SELECT endpoint, $2, $3, $4, $5 FROM unnest($1::uuid[]) AS endpoint`,
+    [endpointIds, projectId, newMessageId(), message.type, message],
+  );
+}
+
+/** Several messages to the same endpoints in one statement (a batch of survey responses). */
+export async function enqueueMessages(db: Queryable, projectId: number, endpointIds: readonly string[], messages: readonly WebhookMessage[]): Promise<void> {
+  if (endpointIds.length === 0 || messages.length === 0) return;
+  await db.query(
+    `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
+     SELECT endpoint, $2, message.id, message.body ->> 'type', message.body
+       FROM unnest($3::text[], $4::jsonb[]) WITH ORDINALITY AS message(id, body, n)
+            CROSS JOIN unnest($1::uuid[]) AS endpoint
+      ORDER BY message.n, endpoint`,
+    [endpointIds, projectId, messages.map(() => newMessageId()), messages.map((message) => JSON.stringify(message))],
+  );
+}
+
+export async function listDeliveries(
+  db: Queryable,
+  endpointId: string,
+  page: { limit: number; offset: number },
+): Promise<{ count: number; rows: DeliveryRow[] }> {
+  const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]);
+  const { rows } = await db.query<DeliveryRow>(
+    'SELECT * FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2 OFFSET $3',
+    [endpointId, page.limit, page.offset],
+  );
+  return { count: count.rows[0].n, rows };
+}
+
+export async function findDelivery(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<DeliveryRow | null> {
+  if (!/^\d{1,18}$/.test(id)) return null;
+  const { rows } = await db.query<DeliveryRow>(
+    `SELECT * FROM webhook_deliveries WHERE project_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
+    [projectId, id],
+  );
+  return rows[0] ?? null;
+}
+
+/** Sends it again now, as a new delivery of the same message (the same `webhook-id`, so a receiver can tell). */
+export async function redeliver(db: Queryable, row: DeliveryRow): Promise<DeliveryRow> {
+  const { rows } = await db.query<DeliveryRow>(
+    `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
+     VALUES ($1, $2, $3, $4, $5) RETURNING *`,
+    [row.endpoint_id, row.project_id, row.message_id, row.event_type, row.payload],
+  );
+  return rows[0];
+}
