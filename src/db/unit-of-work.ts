@@ -13,6 +13,12 @@ export type Effect = () => void;
 export interface UnitOfWork {
   readonly client: PoolClient;
   afterCommit(effect: Effect): void;
+  /**
+   * Work that runs inside the transaction after everything else, just before COMMIT, once per
+   * `key` (a later call with the same key is ignored): a counter bumped once per unit, its row
+   * lock held as briefly as possible.
+   */
+  beforeCommit(key: string, work: (client: PoolClient) => Promise<void>): void;
 }
 
 export interface UnitOfWorkOptions {
@@ -46,11 +52,20 @@ export type EffectFailureLog = (error: unknown) => void;
 
 class CollectingUnit implements UnitOfWork {
   readonly effects: Effect[] = [];
+  private readonly finalWork = new Map<string, (client: PoolClient) => Promise<void>>();
 
   constructor(readonly client: PoolClient) {}
 
   afterCommit(effect: Effect): void {
     this.effects.push(effect);
+  }
+
+  beforeCommit(key: string, work: (client: PoolClient) => Promise<void>): void {
+    if (!this.finalWork.has(key)) this.finalWork.set(key, work);
+  }
+
+  async finish(): Promise<void> {
+    for (const work of this.finalWork.values()) await work(this.client);
   }
 }
 
@@ -70,8 +85,11 @@ export class UnitsOfWork {
         result = await withTransaction(
           this.pool,
           async (client) => {
-            unit = new CollectingUnit(client);
-            return work(unit);
+            const opened = new CollectingUnit(client);
+            unit = opened;
+            const done = await work(opened);
+            await opened.finish();
+            return done;
           },
           options.begin,
         );

@@ -40,14 +40,45 @@ test('a change made through one instance is read through the other', async () =>
   // B loads the project into its cache.
   assert.equal((await readOnB(`${flagsUrl()}${flag.id}/`)).json().name, 'first');
 
+  // The management API reads its writes on every instance at once: no waiting for a notice.
   await patchFlag(a, flag.id, { name: 'second' });
-  await eventually(async () => (await readOnB(`${flagsUrl()}${flag.id}/`)).json().name === 'second', 'rename seen by B');
+  assert.equal((await readOnB(`${flagsUrl()}${flag.id}/`)).json().name, 'second', 'rename seen by B');
 
   const created = await createFlag(a, { key: 'shared-new' });
-  await eventually(async () => (await readOnB(`${flagsUrl()}?search=shared-new`)).json().count === 1, 'new flag listed by B');
+  assert.equal((await readOnB(`${flagsUrl()}?search=shared-new`)).json().count, 1, 'new flag listed by B');
+  assert.equal((await readOnB(`${flagsUrl()}${created.id}/`)).statusCode, 200, 'new flag retrieved on B');
 
   await patchFlag(a, created.id, { deleted: true });
-  await eventually(async () => (await readOnB(`${flagsUrl()}?search=shared-new`)).json().count === 0, 'deletion seen by B');
+  assert.equal((await readOnB(`${flagsUrl()}?search=shared-new`)).json().count, 0, 'deletion seen by B');
+  const again = await b.inject({
+    method: 'POST',
+    url: flagsUrl(),
+    headers: { authorization: `Bearer ${a.key}` },
+    payload: { key: 'shared-new' },
+  });
+  assert.equal(again.statusCode, 201, 'the key of a flag deleted on A is free on B');
+});
+
+test('with notices silenced, B still reads every write of A at once (the change counter, not the notice, proves it current)', async () => {
+  const flag = await createFlag(a, { key: 'unheard', name: 'one' });
+  assert.equal((await readOnB(`${flagsUrl()}${flag.id}/`)).json().name, 'one');
+  // B hears nothing more from now on (its listener's subscribers see no notice of A's writes).
+  const { bus } = b.kernel;
+  const deliver = (bus as unknown as { deliver: (payload: string | undefined) => void }).deliver;
+  (bus as unknown as { deliver: (payload: string | undefined) => void }).deliver = () => {};
+  try {
+    for (let i = 0; i < 20; i++) {
+      await patchFlag(a, flag.id, { name: `name-${i}` });
+      assert.equal((await readOnB(`${flagsUrl()}${flag.id}/`)).json().name, `name-${i}`);
+    }
+    const created = await createFlag(a, { key: 'unheard-new' });
+    assert.equal((await readOnB(`${flagsUrl()}${created.id}/`)).statusCode, 200);
+    await patchFlag(a, created.id, { deleted: true });
+    const listed = (await readOnB(`${flagsUrl()}?search=unheard`)).json();
+    assert.deepEqual(listed.results.map((f: { key: string }) => f.key), ['unheard']);
+  } finally {
+    (bus as unknown as { deliver: (payload: string | undefined) => void }).deliver = deliver;
+  }
 });
 
 test('a key deleted through one instance stops working on the other at once', async () => {
