@@ -12,7 +12,8 @@
  * - console: the web console's first-load JavaScript (gzipped) and the flag list with 1 000 flags in Chromium;
  * - workers: /flags/definitions and /flags?v=2 with WORKERS=1 vs 2;
  * - flag-cpu: server CPU per flag evaluated with 1 000 mixed flags, and the engine alone;
- * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called.
+ * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called;
+ * - read-your-writes: flag list/retrieve with WORKERS=2 beside a baseline checkout, and the SDK endpoints' lag across workers and nodes.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -34,6 +35,7 @@ import { surveyResponsesScenario } from './scenarios/survey-responses.ts';
 import { surveysScenario } from './scenarios/surveys.ts';
 import { threeProcessScenario } from './scenarios/three-process.ts';
 import { workersScenario } from './scenarios/workers.ts';
+import { readYourWritesScenario } from './scenarios/read-your-writes.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -52,6 +54,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   workers: workersScenario,
   'flag-cpu': flagCpuScenario,
   'three-process': threeProcessScenario,
+  'read-your-writes': readYourWritesScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
