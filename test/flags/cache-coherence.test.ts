@@ -26,6 +26,14 @@ after(async () => {
 
 const readOnB = (url: string, key = a.key) => b.inject({ method: 'GET', url, headers: { authorization: `Bearer ${key}` } });
 
+/** From now on the instance hears no change notice of other processes (as if each were lost), until restored. */
+function silence(instance: FastifyInstance): { restore(): void } {
+  const bus = instance.kernel.bus as unknown as { deliver: (payload: string | undefined) => void };
+  const deliver = bus.deliver;
+  bus.deliver = () => {};
+  return { restore: () => void (bus.deliver = deliver) };
+}
+
 async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
   const deadline = Date.now() + 3_000;
   while (Date.now() < deadline) {
@@ -62,10 +70,7 @@ test('a change made through one instance is read through the other', async () =>
 test('with notices silenced, B still reads every write of A at once (the change counter, not the notice, proves it current)', async () => {
   const flag = await createFlag(a, { key: 'unheard', name: 'one' });
   assert.equal((await readOnB(`${flagsUrl()}${flag.id}/`)).json().name, 'one');
-  // B hears nothing more from now on (its listener's subscribers see no notice of A's writes).
-  const { bus } = b.kernel;
-  const deliver = (bus as unknown as { deliver: (payload: string | undefined) => void }).deliver;
-  (bus as unknown as { deliver: (payload: string | undefined) => void }).deliver = () => {};
+  const silenced = silence(b);
   try {
     for (let i = 0; i < 20; i++) {
       await patchFlag(a, flag.id, { name: `name-${i}` });
@@ -77,7 +82,7 @@ test('with notices silenced, B still reads every write of A at once (the change 
     const listed = (await readOnB(`${flagsUrl()}?search=unheard`)).json();
     assert.deepEqual(listed.results.map((f: { key: string }) => f.key), ['unheard']);
   } finally {
-    (bus as unknown as { deliver: (payload: string | undefined) => void }).deliver = deliver;
+    silenced.restore();
   }
 });
 
@@ -86,7 +91,21 @@ test('a key deleted through one instance stops working on the other at once', as
   const { id, value } = made.json();
   assert.equal((await readOnB(flagsUrl(), value)).statusCode, 200);
   assert.equal((await a.request({ method: 'DELETE', url: `/api/personal_api_keys/${id}/` })).statusCode, 204);
-  await eventually(async () => (await readOnB(flagsUrl(), value)).statusCode === 401, 'revocation seen by B');
+  assert.equal((await readOnB(flagsUrl(), value)).statusCode, 401, 'revocation seen by B');
+});
+
+test('with notices silenced, B refuses a key revoked on A and a member removed on A at once (the auth change counter)', async () => {
+  const made = await a.request({ method: 'POST', url: '/api/personal_api_keys/', payload: { label: 'unheard', scopes: ['feature_flag:read'] } });
+  const { id, value } = made.json();
+  assert.equal((await readOnB(flagsUrl(), value)).statusCode, 200, 'B caches the grant');
+  const silenced = silence(b);
+  try {
+    assert.equal((await a.request({ method: 'DELETE', url: `/api/personal_api_keys/${id}/` })).statusCode, 204);
+    assert.equal((await readOnB(flagsUrl(), value)).statusCode, 401, 'refused on B without any notice');
+    assert.equal((await readOnB(flagsUrl())).statusCode, 200, 'other keys still work on B');
+  } finally {
+    silenced.restore();
+  }
 });
 
 test('B writes, A reads: the cache of the instance that did not write follows too', async () => {

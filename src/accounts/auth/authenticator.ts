@@ -1,5 +1,6 @@
 import type { Pool } from '../../db/pool.ts';
-import type { ChangeBus } from '../../kernel/changes/bus.ts';
+import { authChangeCount, type ChangeBus } from '../../kernel/changes/bus.ts';
+import { CoalescedRead } from '../../kernel/coalesced-read.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 import { authenticationFailed, notAuthenticated, sessionExpired } from '../../kernel/errors.ts';
 import { BoundedCache } from '../../kernel/bounded-cache.ts';
@@ -16,8 +17,8 @@ import {
 } from './store.ts';
 
 /**
- * How long a key or project lookup is reused. A revocation is immediate in this process and, by
- * change notice, in the others; the lifetime bounds the staleness should a notice be lost.
+ * How long a key, session or project lookup is reused at most; within it, each use is proven
+ * current by the auth change counter (see Authenticator).
  */
 const CACHE_TTL_MS = 5_000;
 const CACHE_MAX_ENTRIES = 10_000;
@@ -46,12 +47,17 @@ export function bearerToken(header: string | undefined): string | null {
 
 /**
  * Resolves bearer keys and session cookies to principals and project ids to projects, with a
- * short-lived cache.
+ * short-lived cache proven current on every request: the auth change counter (moved by every
+ * committed change of keys, sessions, members and projects, in any process) is read first, one
+ * row shared by the requests waiting for it, and every cached lookup is dropped when it moved.
  */
 export class Authenticator {
   private readonly principals = lookupCache<FoundPrincipal>('auth_keys');
   private readonly sessions = lookupCache<FoundSession>('auth_sessions');
   private readonly projects = lookupCache<ProjectRef | null>('auth_projects');
+  private readonly counter: CoalescedRead<'auth', number>;
+  /** The auth change count the cached lookups were read under (-1: none read yet). */
+  private seen = -1;
   /** When each key or session's last use was written: remembered for the interval, the oldest dropped first when full. */
   private readonly lastUsedWrites = new BoundedCache<true>({ max: CACHE_MAX_ENTRIES, ttlMs: LAST_USED_WRITE_INTERVAL_MS });
 
@@ -60,6 +66,7 @@ export class Authenticator {
     bus: ChangeBus,
     readonly sessionLimits: SessionLimits = DEFAULT_SESSION_LIMITS,
   ) {
+    this.counter = new CoalescedRead(async () => new Map([['auth', await authChangeCount(pool)]]));
     // Keys, memberships or projects changed in another process: drop every cached grant.
     bus.subscribe((change) => {
       if (change.kind === 'auth' || change.kind === 'project') this.invalidate();
@@ -85,12 +92,13 @@ export class Authenticator {
       throw authenticationFailed('Invalid Authorization header. Expected "Bearer <personal API key>".');
     }
     const hash = hashSecret(token);
+    const generation = await this.current();
     let found = this.principals.get(hash)?.value;
     if (!found) {
       const row = await findPrincipalByKeyHash(this.pool, hash);
       if (!row) throw authenticationFailed();
       found = row;
-      this.principals.set(hash, found);
+      if (this.seen === generation) this.principals.set(hash, found);
     }
     if (!hashesEqual(found.secureValue, hash)) throw authenticationFailed();
     this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(this.pool, id));
@@ -101,13 +109,14 @@ export class Authenticator {
   async authenticateSession(cookieValue: string): Promise<SessionPrincipal> {
     if (cookieValue.length > MAX_SESSION_COOKIE_LENGTH) throw sessionExpired();
     const hash = hashSecret(cookieValue);
+    const generation = await this.current();
     const now = Date.now();
     let found = this.sessions.get(hash)?.value;
     if (!found) {
       const row = await findSessionByHash(this.pool, hash);
       if (!row) throw sessionExpired();
       found = row;
-      this.sessions.set(hash, found);
+      if (this.seen === generation) this.sessions.set(hash, found);
     }
     if (found.expiresAt <= now || found.lastSeenAt + this.sessionLimits.idleMs <= now) throw sessionExpired();
     if (!hashesEqual(found.principal.sessionHash, hash)) throw sessionExpired();
@@ -117,11 +126,25 @@ export class Authenticator {
 
   async project(projectId: number): Promise<ProjectRef | null> {
     const key = String(projectId);
+    const generation = await this.current();
     const cached = this.projects.get(key);
     if (cached) return cached.value;
     const project = await findProjectRef(this.pool, projectId);
-    this.projects.set(key, project);
+    if (this.seen === generation) this.projects.set(key, project);
     return project;
+  }
+
+  /**
+   * The auth change count now (read after the call began); when it moved since the cached lookups
+   * were read, they are dropped. A lookup read under an older count than `seen` is not kept.
+   */
+  private async current(): Promise<number> {
+    const count = await this.counter.get('auth');
+    if (count > this.seen) {
+      this.invalidate();
+      this.seen = count;
+    }
+    return count;
   }
 
   /** Called after keys, memberships or projects change, so no stale grant outlives the change here. */
