@@ -45,7 +45,10 @@ export interface BellwetherTarget extends Target {
  * worker unless `options.workers`), an external PostgreSQL, logging at warn in plain JSON.
  * `options.root`: another checkout of the project to run instead of this one (a baseline build).
  */
-export async function startBellwether(adminDatabaseUrl: string, options: { workers?: number; root?: string } = {}): Promise<BellwetherTarget> {
+export async function startBellwether(
+  adminDatabaseUrl: string,
+  options: { workers?: number; root?: string; env?: Record<string, string> } = {},
+): Promise<BellwetherTarget> {
   const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'bellwether');
   let service: ServiceProcess | null = null;
   const stop = async () => {
@@ -58,7 +61,7 @@ export async function startBellwether(adminDatabaseUrl: string, options: { worke
   const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
   const headers = { authorization: `Bearer ${apiKey}` };
   const launch = async (): Promise<BellwetherTarget> => {
-    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1, 'Bellwether', options.root);
+    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1, 'Bellwether', options.root, options.env);
     service = running;
     await verifyAuthentication(baseUrl, headers);
     const target = bellwetherTarget(baseUrl, headers, { pid: running.pid, databaseName: database.name, output: running.output }, stop);
@@ -86,6 +89,7 @@ async function spawnBellwether(
   workers: number,
   name = 'Bellwether',
   root = REPO_ROOT,
+  extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; process: ServiceProcess }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -104,6 +108,7 @@ async function spawnBellwether(
       NODE_ENV: 'production',
       // One process unless a scenario compares worker counts: the other scenarios' figures stay comparable.
       WORKERS: String(workers),
+      ...extraEnv,
     },
     readyUrl: `${baseUrl}/_health`,
   });
@@ -120,9 +125,9 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-export async function startAnotherNode(target: BellwetherTarget, name: string, workers = 1): Promise<NodeProcess> {
+export async function startAnotherNode(target: BellwetherTarget, name: string, workers = 1, env: Record<string, string> = {}): Promise<NodeProcess> {
   const apiKey = target.headers.authorization.replace(/^Bearer /, '');
-  const { baseUrl, process: running } = await spawnBellwether(target.databaseUrl, apiKey, workers, name);
+  const { baseUrl, process: running } = await spawnBellwether(target.databaseUrl, apiKey, workers, name, REPO_ROOT, env);
   return { name, baseUrl, pid: running.pid, databaseName: target.databaseName, headers: target.headers, stop: () => running.stop() };
 }
 

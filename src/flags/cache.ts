@@ -1,5 +1,5 @@
 import type { Pool } from '../db/pool.ts';
-import { CoalescedRead } from '../kernel/coalesced-read.ts';
+import { flagsCounter, type ChangeCounters } from '../kernel/changes/counters.ts';
 import { ProjectCache } from '../kernel/project-cache.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { flagChangeCounts, flagsChangedSince } from './change-store.ts';
@@ -88,7 +88,6 @@ export class ProjectFlags {
  */
 export class FlagCache {
   private readonly projects: ProjectCache<ProjectFlags>;
-  private readonly counts: CoalescedRead<number, number>;
   private readonly refreshQueues = new Map<number, Promise<void>>();
   /** The database's clock at the previous `syncLastCalled`. */
   private lastCalledSeen = new Date(0);
@@ -96,8 +95,8 @@ export class FlagCache {
   constructor(
     private readonly pool: Pool,
     bus: ChangeBus,
+    private readonly counters: ChangeCounters,
   ) {
-    this.counts = new CoalescedRead((projectIds) => flagChangeCounts(pool, projectIds));
     this.projects = new ProjectCache(async (projectId) => {
       // Counted first: every write up to that count is in the flags read next.
       const seen = (await flagChangeCounts(pool, [projectId])).get(projectId) ?? 0;
@@ -110,9 +109,12 @@ export class FlagCache {
     bus.onResync(() => this.clear());
   }
 
-  /** The project's flags, holding every flag write committed before the call. */
-  async project(projectId: number): Promise<ProjectFlags> {
-    const count = await this.counts.get(projectId);
+  /**
+   * The project's flags, holding every flag write committed before `since` (a request's arrival,
+   * performance.now(); default: the call).
+   */
+  async project(projectId: number, since?: number): Promise<ProjectFlags> {
+    const count = await this.counters.get(flagsCounter(projectId), since);
     const flags = await this.projects.get(projectId);
     if (flags.seen < count) await this.catchUp(projectId, flags, count);
     return flags;

@@ -1,6 +1,7 @@
 // Read-your-writes across the workers of one node (WORKERS=2, the default on these 2 cores): the
-// cluster hands each new connection to the next worker, so a write acknowledged by one worker is
-// read back at once, on a new connection, by the other. Flags, surveys and cohorts; 0 stale.
+// primary deals each new connection to the next worker (NODE_CLUSTER_SCHED_POLICY=rr; by default
+// the kernel picks, which mixes them less evenly), so a write acknowledged by one worker is read
+// back at once, on a new connection, by the other. Flags, surveys and cohorts; 0 stale.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
@@ -14,7 +15,8 @@ describe('read your writes across the workers of one node', { timeout: 3 * 60_00
 
   before(async () => {
     db = await createTestDatabase();
-    node = await startService({ DATABASE_URL: db.url, INIT_API_KEY: key, WORKERS: '2' });
+    // The primary deals connections out in turn: consecutive requests go to different workers.
+    node = await startService({ DATABASE_URL: db.url, INIT_API_KEY: key, WORKERS: '2', NODE_CLUSTER_SCHED_POLICY: 'rr' });
   });
   after(async () => {
     await node?.stop();

@@ -1,6 +1,6 @@
 import type { Pool } from '../../db/pool.ts';
-import { authChangeCount, type ChangeBus } from '../../kernel/changes/bus.ts';
-import { CoalescedRead } from '../../kernel/coalesced-read.ts';
+import type { ChangeBus } from '../../kernel/changes/bus.ts';
+import type { ChangeCounters } from '../../kernel/changes/counters.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 import { authenticationFailed, notAuthenticated, sessionExpired } from '../../kernel/errors.ts';
 import { BoundedCache } from '../../kernel/bounded-cache.ts';
@@ -55,7 +55,6 @@ export class Authenticator {
   private readonly principals = lookupCache<FoundPrincipal>('auth_keys');
   private readonly sessions = lookupCache<FoundSession>('auth_sessions');
   private readonly projects = lookupCache<ProjectRef | null>('auth_projects');
-  private readonly counter: CoalescedRead<'auth', number>;
   /** The auth change count the cached lookups were read under (-1: none read yet). */
   private seen = -1;
   /** When each key or session's last use was written: remembered for the interval, the oldest dropped first when full. */
@@ -64,9 +63,9 @@ export class Authenticator {
   constructor(
     private readonly pool: Pool,
     bus: ChangeBus,
+    private readonly counters: ChangeCounters,
     readonly sessionLimits: SessionLimits = DEFAULT_SESSION_LIMITS,
   ) {
-    this.counter = new CoalescedRead(async () => new Map([['auth', await authChangeCount(pool)]]));
     // Keys, memberships or projects changed in another process: drop every cached grant.
     bus.subscribe((change) => {
       if (change.kind === 'auth' || change.kind === 'project') this.invalidate();
@@ -78,13 +77,13 @@ export class Authenticator {
    * The management API's one way in: a request with an Authorization header is judged by its key
    * alone (any cookie ignored); otherwise by its session cookie; with neither, 401.
    */
-  async authenticateRequest(authorizationHeader: string | undefined, sessionCookie: string | undefined): Promise<Principal> {
-    if (authorizationHeader?.trim() || !sessionCookie) return this.authenticate(authorizationHeader);
-    return this.authenticateSession(sessionCookie);
+  async authenticateRequest(authorizationHeader: string | undefined, sessionCookie: string | undefined, since?: number): Promise<Principal> {
+    if (authorizationHeader?.trim() || !sessionCookie) return this.authenticate(authorizationHeader, since);
+    return this.authenticateSession(sessionCookie, since);
   }
 
   /** A personal API key from an Authorization header (the SDK endpoints use this alone: never a cookie). */
-  async authenticate(authorizationHeader: string | undefined): Promise<KeyPrincipal> {
+  async authenticate(authorizationHeader: string | undefined, since?: number): Promise<KeyPrincipal> {
     const token = bearerToken(authorizationHeader);
     if (!token) {
       // No header: no credentials. A header we cannot read: credentials that fail.
@@ -92,7 +91,7 @@ export class Authenticator {
       throw authenticationFailed('Invalid Authorization header. Expected "Bearer <personal API key>".');
     }
     const hash = hashSecret(token);
-    const generation = await this.current();
+    const generation = await this.current(since);
     let found = this.principals.get(hash)?.value;
     if (!found) {
       const row = await findPrincipalByKeyHash(this.pool, hash);
@@ -106,10 +105,10 @@ export class Authenticator {
   }
 
   /** A session cookie's value: 401 when it is unknown, signed out, or past its idle or absolute limit. */
-  async authenticateSession(cookieValue: string): Promise<SessionPrincipal> {
+  async authenticateSession(cookieValue: string, since?: number): Promise<SessionPrincipal> {
     if (cookieValue.length > MAX_SESSION_COOKIE_LENGTH) throw sessionExpired();
     const hash = hashSecret(cookieValue);
-    const generation = await this.current();
+    const generation = await this.current(since);
     const now = Date.now();
     let found = this.sessions.get(hash)?.value;
     if (!found) {
@@ -124,9 +123,9 @@ export class Authenticator {
     return found.principal;
   }
 
-  async project(projectId: number): Promise<ProjectRef | null> {
+  async project(projectId: number, since?: number): Promise<ProjectRef | null> {
     const key = String(projectId);
-    const generation = await this.current();
+    const generation = await this.current(since);
     const cached = this.projects.get(key);
     if (cached) return cached.value;
     const project = await findProjectRef(this.pool, projectId);
@@ -135,11 +134,12 @@ export class Authenticator {
   }
 
   /**
-   * The auth change count now (read after the call began); when it moved since the cached lookups
-   * were read, they are dropped. A lookup read under an older count than `seen` is not kept.
+   * The auth change count read after `since` (the request's arrival; default now); when it moved
+   * since the cached lookups were read, they are dropped. A lookup read under an older count than
+   * `seen` is not kept.
    */
-  private async current(): Promise<number> {
-    const count = await this.counter.get('auth');
+  private async current(since?: number): Promise<number> {
+    const count = await this.counters.get('auth', since);
     if (count > this.seen) {
       this.invalidate();
       this.seen = count;

@@ -56,12 +56,6 @@ function changesGrants(change: Change): boolean {
   return change.kind === 'auth' || change.kind === 'project';
 }
 
-/** The count of committed changes of keys, sessions, members and projects (auth_change_counter). */
-export async function authChangeCount(db: Queryable): Promise<number> {
-  const { rows } = await db.query<{ counter: number }>('SELECT counter FROM auth_change_counter');
-  return rows[0]?.counter ?? 0;
-}
-
 /**
  * The notices of `changes`, sent on `client`'s transaction: every listening process hears them
  * once it commits. `origin` names the sender (a process ignores its own). Start-up work, which
