@@ -13,12 +13,14 @@ export const flagsCounter = (projectId: number): CounterKey => `flags:${projectI
 
 export async function readCounters(db: Queryable, keys: readonly CounterKey[]): Promise<Map<CounterKey, number>> {
   const projectIds = keys.flatMap((key) => (key === 'auth' ? [] : [Number(key.slice('flags:'.length))]));
-  const { rows } = await db.query<{ key: CounterKey; counter: number }>(
-    `SELECT 'auth' AS key, counter FROM auth_change_counter WHERE $2::boolean
-     UNION ALL
-     SELECT 'flags:' || project_id, counter FROM flag_change_counters WHERE project_id = ANY($1::int[])`,
-    [projectIds, keys.includes('auth')],
-  );
+  // Prepared once per connection: it runs on nearly every request.
+  const { rows } = await db.query<{ key: CounterKey; counter: number }>({
+    name: 'bellwether-change-counters',
+    text: `SELECT 'auth' AS key, counter FROM auth_change_counter WHERE $2::boolean
+           UNION ALL
+           SELECT 'flags:' || project_id, counter FROM flag_change_counters WHERE project_id = ANY($1::int[])`,
+    values: [projectIds, keys.includes('auth')],
+  });
   // A project whose flags were never written has no row yet: count 0.
   const counts = new Map<CounterKey, number>(keys.map((key) => [key, 0]));
   for (const row of rows) counts.set(row.key, row.counter);
