@@ -14,6 +14,7 @@
  * - flag-cpu: server CPU per flag evaluated with 1 000 mixed flags, and the engine alone;
  * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called;
  * - webhooks: 10 000 flag changes to three endpoints (fine, 2 s, 500): none lost, duplicates, retry gaps, PATCH p99 during vs idle.
+ * - read-your-writes: flag list/retrieve with WORKERS=2 beside a baseline checkout, and the SDK endpoints' lag across workers and nodes.
  * Settings: see bench/lib/config.ts and bench/README.md.
  */
 import { execFileSync } from 'node:child_process';
@@ -36,6 +37,7 @@ import { surveysScenario } from './scenarios/surveys.ts';
 import { threeProcessScenario } from './scenarios/three-process.ts';
 import { webhooksScenario } from './scenarios/webhooks.ts';
 import { workersScenario } from './scenarios/workers.ts';
+import { readYourWritesScenario } from './scenarios/read-your-writes.ts';
 import type { Scenario, ScenarioName } from './scenarios/scenario.ts';
 
 const BENCH_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -55,6 +57,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'flag-cpu': flagCpuScenario,
   'three-process': threeProcessScenario,
   webhooks: webhooksScenario,
+  'read-your-writes': readYourWritesScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

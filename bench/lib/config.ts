@@ -91,6 +91,8 @@ const ALIASES: Record<string, ScenarioName> = {
   console: 'console',
   workers: 'workers',
   'flag-cpu': 'flag-cpu',
+  'read-your-writes': 'read-your-writes',
+  ryw: 'read-your-writes',
   'three-process': 'three-process',
   webhooks: 'webhooks',
 };

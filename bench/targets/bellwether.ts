@@ -43,8 +43,12 @@ export interface BellwetherTarget extends Target {
 /**
  * Our service as it runs in production: its own process (`node --import tsx src/main.ts`; one
  * worker unless `options.workers`), an external PostgreSQL, logging at warn in plain JSON.
+ * `options.root`: another checkout of the project to run instead of this one (a baseline build).
  */
-export async function startBellwether(adminDatabaseUrl: string, options: { workers?: number; env?: Record<string, string> } = {}): Promise<BellwetherTarget> {
+export async function startBellwether(
+  adminDatabaseUrl: string,
+  options: { workers?: number; root?: string; env?: Record<string, string> } = {},
+): Promise<BellwetherTarget> {
   const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'bellwether');
   let service: ServiceProcess | null = null;
   const stop = async () => {
@@ -57,7 +61,7 @@ export async function startBellwether(adminDatabaseUrl: string, options: { worke
   const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
   const headers = { authorization: `Bearer ${apiKey}` };
   const launch = async (): Promise<BellwetherTarget> => {
-    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1, 'Bellwether', options.env);
+    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1, 'Bellwether', options.root, options.env);
     service = running;
     await verifyAuthentication(baseUrl, headers);
     const target = bellwetherTarget(baseUrl, headers, { pid: running.pid, databaseName: database.name, output: running.output }, stop);
@@ -84,6 +88,7 @@ async function spawnBellwether(
   apiKey: string,
   workers: number,
   name = 'Bellwether',
+  root = REPO_ROOT,
   extraEnv: Record<string, string> = {},
 ): Promise<{ baseUrl: string; process: ServiceProcess }> {
   const port = await freePort();
@@ -93,7 +98,7 @@ async function spawnBellwether(
     command: process.execPath,
     // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: profiling the server under load.
     args: [...serverNodeArgs(), '--import', 'tsx', 'src/main.ts'],
-    cwd: REPO_ROOT,
+    cwd: root,
     env: {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
@@ -120,9 +125,9 @@ export interface NodeProcess {
   stop(): Promise<void>;
 }
 
-export async function startAnotherNode(target: BellwetherTarget, name: string): Promise<NodeProcess> {
+export async function startAnotherNode(target: BellwetherTarget, name: string, workers = 1, env: Record<string, string> = {}): Promise<NodeProcess> {
   const apiKey = target.headers.authorization.replace(/^Bearer /, '');
-  const { baseUrl, process: running } = await spawnBellwether(target.databaseUrl, apiKey, 1, name);
+  const { baseUrl, process: running } = await spawnBellwether(target.databaseUrl, apiKey, workers, name, REPO_ROOT, env);
   return { name, baseUrl, pid: running.pid, databaseName: target.databaseName, headers: target.headers, stop: () => running.stop() };
 }
 

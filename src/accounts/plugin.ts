@@ -32,7 +32,7 @@ declare module 'fastify' {
 }
 
 export const accounts = defineArea<AccountsOptions>('accounts', ['kernel'], async (app, options) => {
-  const authenticator = new Authenticator(app.kernel.pool, app.kernel.bus, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
+  const authenticator = new Authenticator(app.kernel.pool, app.kernel.bus, app.kernel.counters, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   app.decorate('authenticator', authenticator);
   const deps: AccountsDeps = {
     ...app.kernel,
@@ -41,7 +41,7 @@ export const accounts = defineArea<AccountsOptions>('accounts', ['kernel'], asyn
   };
   // Before the authentication hook: it reads the session cookie.
   await app.register(cookie);
-  installAuthentication(app, authenticator);
+  installAuthentication(app, authenticator, app.kernel.counters);
 
   await app.register(sessionRoutes(deps));
   await app.register(userRoutes(deps));

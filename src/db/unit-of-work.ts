@@ -19,6 +19,12 @@ export interface UnitOfWork {
    * entry, in this transaction).
    */
   contributions<T>(point: ContributionPoint<T>): readonly T[];
+  /**
+   * Work that runs inside the transaction after everything else, just before COMMIT, once per
+   * `key` (a later call with the same key is ignored): a counter bumped once per unit, its row
+   * lock held as briefly as possible.
+   */
+  beforeCommit(key: string, work: (client: PoolClient) => Promise<void>): void;
 }
 
 /** An extension point as this floor sees it (the kernel's `ExtensionPoint`). */
@@ -73,6 +79,7 @@ export type EffectFailureLog = (error: unknown) => void;
 
 class CollectingUnit implements UnitOfWork {
   readonly effects: Effect[] = [];
+  private readonly finalWork = new Map<string, (client: PoolClient) => Promise<void>>();
 
   constructor(
     readonly client: PoolClient,
@@ -85,6 +92,14 @@ class CollectingUnit implements UnitOfWork {
 
   afterCommit(effect: Effect): void {
     this.effects.push(effect);
+  }
+
+  beforeCommit(key: string, work: (client: PoolClient) => Promise<void>): void {
+    if (!this.finalWork.has(key)) this.finalWork.set(key, work);
+  }
+
+  async finish(): Promise<void> {
+    for (const work of this.finalWork.values()) await work(this.client);
   }
 }
 
@@ -105,10 +120,13 @@ export class UnitsOfWork {
         result = await withTransaction(
           this.pool,
           async (client) => {
-            unit = new CollectingUnit(client, this.source);
-            runningUnits.set(client, unit);
+            const opened = new CollectingUnit(client, this.source);
+            unit = opened;
+            runningUnits.set(client, opened);
             try {
-              return await work(unit);
+              const done = await work(opened);
+              await opened.finish();
+              return done;
             } finally {
               runningUnits.delete(client);
             }

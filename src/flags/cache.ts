@@ -1,6 +1,8 @@
 import type { Pool } from '../db/pool.ts';
+import { flagsCounter, type ChangeCounters } from '../kernel/changes/counters.ts';
 import { ProjectCache } from '../kernel/project-cache.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
+import { flagChangeCounts, flagsChangedSince } from './change-store.ts';
 import { renderFlag, type RenderedFlag } from './present.ts';
 import type { FlagRecord } from './record.ts';
 import { findFlag, lastCalledWrittenSince, projectFlags } from './store.ts';
@@ -26,8 +28,13 @@ export class ProjectFlags {
    * definitions, which do not show it) know to rebuild.
    */
   revision = 0;
+  /** Every flag write the project's change counter counted up to this is held here. */
+  seen: number;
+  /** The read of the writes counted after `seen` under way, and the count it brings `seen` to. */
+  catchingUp: { to: number; done: Promise<void> } | null = null;
 
-  constructor(records: FlagRecord[]) {
+  constructor(records: FlagRecord[], seen = 0) {
+    this.seen = seen;
     for (const record of records) this.put(record);
   }
 
@@ -46,8 +53,10 @@ export class ProjectFlags {
     return this.ordered;
   }
 
+  /** Takes `record` unless the flag held was written later (a higher change count). */
   put(record: FlagRecord): void {
     const previous = this.byId.get(record.id)?.record;
+    if (previous && previous.change_seq > record.change_seq) return;
     if (previous && !previous.deleted && this.liveKeys.get(previous.key) === record.id) this.liveKeys.delete(previous.key);
     if (!record.deleted) this.liveKeys.set(record.key, record.id);
     this.byId.set(record.id, renderFlag(record));
@@ -65,9 +74,17 @@ export class ProjectFlags {
 }
 
 /**
- * The flags of each project in memory, so reads cost no query. The flag writer of this process puts
- * the committed record; a change heard for a version not held yet (written elsewhere) is read back
- * one flag at a time, in order per project. A lost notice connection empties the cache.
+ * The flags of each project in memory, so reads cost at most one indexed query.
+ *
+ * `project()` (the management API and console, and every write-side read) answers the flags proven
+ * current: it reads the project's flag change counter (one row; concurrent callers share a read,
+ * see CoalescedRead) and, when writes were counted since the copy held, reads back just those flags
+ * before answering. `heard()` (the SDK endpoints) answers the copy as change notices left it, with
+ * no query: it lags a write elsewhere by the notice's delivery (docs/operations.md).
+ *
+ * The flag writer of this process puts the committed record; a change heard for a version not held
+ * yet (written elsewhere) is read back one flag at a time, in order per project. A lost notice
+ * connection empties the cache.
  */
 export class FlagCache {
   private readonly projects: ProjectCache<ProjectFlags>;
@@ -78,8 +95,13 @@ export class FlagCache {
   constructor(
     private readonly pool: Pool,
     bus: ChangeBus,
+    private readonly counters: ChangeCounters,
   ) {
-    this.projects = new ProjectCache(async (projectId) => new ProjectFlags(await projectFlags(pool, projectId)), 'flags');
+    this.projects = new ProjectCache(async (projectId) => {
+      // Counted first: every write up to that count is in the flags read next.
+      const seen = (await flagChangeCounts(pool, [projectId])).get(projectId) ?? 0;
+      return new ProjectFlags(await projectFlags(pool, projectId), seen);
+    }, 'flags');
     bus.subscribe((change) => {
       if (change.kind === 'flag' && !this.holds(change.projectId, change.id, change.version)) this.refresh(change.projectId, change.id);
       if (change.kind === 'project') this.drop(change.projectId);
@@ -87,16 +109,26 @@ export class FlagCache {
     bus.onResync(() => this.clear());
   }
 
-  async project(projectId: number): Promise<ProjectFlags> {
+  /**
+   * The project's flags, holding every flag write committed before `since` (a request's arrival,
+   * performance.now(); default: the call).
+   */
+  async project(projectId: number, since?: number): Promise<ProjectFlags> {
+    const count = await this.counters.get(flagsCounter(projectId), since);
+    const flags = await this.projects.get(projectId);
+    if (flags.seen < count) await this.catchUp(projectId, flags, count);
+    return flags;
+  }
+
+  /** The project's flags as this process last heard of them: no query once loaded; may lag writes made elsewhere. */
+  async heard(projectId: number): Promise<ProjectFlags> {
     return this.projects.get(projectId);
   }
 
-  /** After this process committed `record`. An older version never replaces a newer one. */
+  /** After this process committed `record`. An earlier write never replaces a later one. */
   put(record: FlagRecord): void {
     this.projects.changed(record.project_id);
-    const project = this.projects.peek(record.project_id);
-    const current = project?.get(record.id);
-    if (project && (!current || current.record.version <= record.version)) project.put(record);
+    this.projects.peek(record.project_id)?.put(record);
   }
 
   /** Whether the cache holds the flag at `version` or later already (this process wrote it). */
@@ -135,6 +167,27 @@ export class FlagCache {
 
   clear(): void {
     this.projects.clear();
+  }
+
+  /**
+   * Reads the flags written after `flags.seen` (read after the count `to` was, so it holds every
+   * write counted up to it). Callers wanting no more than a read under way share it.
+   */
+  private async catchUp(projectId: number, flags: ProjectFlags, to: number): Promise<void> {
+    const underWay = flags.catchingUp;
+    if (underWay && underWay.to >= to) return underWay.done;
+    const done = (async () => {
+      const since = flags.seen;
+      const records = await flagsChangedSince(this.pool, projectId, since);
+      for (const record of records) flags.put(record);
+      flags.seen = Math.max(flags.seen, to);
+    })();
+    flags.catchingUp = { to, done };
+    try {
+      await done;
+    } finally {
+      if (flags.catchingUp?.done === done) flags.catchingUp = null;
+    }
   }
 
   private refresh(projectId: number, id: number): void {

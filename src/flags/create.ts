@@ -9,7 +9,7 @@ import { ensureRoomForFlag } from './limit.ts';
 import { flagLookup } from './lookup.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagWriteBody } from './schemas.ts';
-import { insertFlag, linkDashboards } from './store.ts';
+import { insertFlag, linkDashboards, liveKeyTaken } from './store.ts';
 import { validateFilters, validateKeyFormat } from './validation/index.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
 import { applyPlainFields, newFlagValues } from './write-fields.ts';
@@ -24,10 +24,10 @@ export async function createFlag(
   within?: UnitOfWork,
 ): Promise<FlagRecord> {
   if (body.key === undefined) throw requiredField('key');
-  // Uniqueness is reported before format, as PostHog does. The cache answers here; the unique
-  // index is the guard against a flag created meanwhile by another process.
-  const flags = await deps.flagCache.project(projectId);
-  if (flags.liveKeyOwner(body.key) !== undefined) throw keyTaken();
+  // Uniqueness is reported before format, as PostHog does, from the database (a flag soft-deleted
+  // or created a moment ago by another process counts as it is); the partial unique index decides
+  // for a flag created between this read and the insert.
+  if (await liveKeyTaken(within?.client ?? deps.pool, projectId, body.key, null)) throw keyTaken();
   const key = validateKeyFormat(body.key);
   const values = applyPlainFields(newFlagValues(key, new Date()), body);
   if (body.filters !== undefined) {

@@ -21,7 +21,7 @@ declare module 'fastify' {
 }
 
 export const flags = defineArea('flags', ['kernel', 'accounts'], async (app) => {
-  const deps: FlagDeps = { ...app.kernel, authenticator: app.authenticator, flagCache: new FlagCache(app.kernel.pool, app.kernel.bus) };
+  const deps: FlagDeps = { ...app.kernel, authenticator: app.authenticator, flagCache: new FlagCache(app.kernel.pool, app.kernel.bus, app.kernel.counters) };
   app.decorate('flagCache', deps.flagCache);
   await registerInProject(
     app,

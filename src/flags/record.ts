@@ -37,6 +37,11 @@ export interface FlagRecord {
   should_create_usage_dashboard: boolean;
   usage_dashboard_id: number | null;
   owned_by_survey: boolean;
+  /**
+   * The project's flag change count this write committed at (flag_change_counters): orders the
+   * writes of a project, whichever process made them. Set just before COMMIT.
+   */
+  change_seq: number;
 }
 
 /** The columns a create or update writes. */

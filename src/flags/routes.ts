@@ -52,7 +52,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
       async (request, reply) => {
         const page = pageOf(request.query);
         const now = new Date();
-        const { count, flags } = listProjectFlags(await flagCache.project(request.project.id), request.query, page, now);
+        const { count, flags } = listProjectFlags(await flagCache.project(request.project.id, request.arrivedAt), request.query, page, now);
         const viewer = viewerOf(request);
         const links = pageLinks(request, page, count);
         const results = flags.map((flag) => flagJson(flag, viewer, now)).join(',');
@@ -88,7 +88,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
         schema: { tags: TAGS, summary: 'Retrieve a feature flag (deleted flags too)', params: FlagParams, response: { 200: FlagResponse } },
       },
       async (request, reply) => {
-        const flag = (await flagCache.project(request.project.id)).get(parseFlagId(request.params.id));
+        const flag = (await flagCache.project(request.project.id, request.arrivedAt)).get(parseFlagId(request.params.id));
         if (!flag) throw notFound();
         return sendJson(reply.header('etag', etag(flag.record.version)), flagJson(flag, viewerOf(request), new Date()));
       },
@@ -147,7 +147,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
       },
       async (request) => {
         const flagId = parseFlagId(request.params.id);
-        if (!(await flagCache.project(request.project.id)).get(flagId)) throw notFound();
+        if (!(await flagCache.project(request.project.id, request.arrivedAt)).get(flagId)) throw notFound();
         return activityPage(pool, request, request.query, { projectId: request.project.id, scope: FLAG_ACTIVITY_SCOPE, itemId: String(flagId) });
       },
     );

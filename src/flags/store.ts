@@ -66,6 +66,12 @@ export async function liveKeyTaken(db: Queryable, projectId: number, key: string
   return (rowCount ?? 0) > 0;
 }
 
+/** The id of the live flag holding `key` in the project, if any. */
+export async function liveFlagIdByKey(db: Queryable, projectId: number, key: string): Promise<number | undefined> {
+  const { rows } = await db.query<{ id: number }>('SELECT id FROM feature_flags WHERE project_id = $1 AND key = $2 AND NOT deleted', [projectId, key]);
+  return rows[0]?.id;
+}
+
 export async function existingDashboardIds(db: Queryable, projectId: number, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const { rows } = await db.query<{ id: number }>(

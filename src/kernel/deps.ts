@@ -1,6 +1,7 @@
 import type { Pool } from '../db/pool.ts';
 import type { UnitsOfWork } from '../db/unit-of-work.ts';
 import type { ChangeBus } from './changes/bus.ts';
+import type { ChangeCounters } from './changes/counters.ts';
 
 /**
  * What the kernel gives every area: the database (reads on the pool, every write in a unit of
@@ -11,4 +12,6 @@ export interface Kernel {
   /** Every write runs in one of these units of work (effects after commit, nothing on rollback). */
   units: UnitsOfWork;
   bus: ChangeBus;
+  /** The change counters that prove in-memory copies current (one shared read per event-loop turn). */
+  counters: ChangeCounters;
 }

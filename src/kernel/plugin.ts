@@ -9,6 +9,7 @@ import fp from 'fastify-plugin';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseTimeouts, Pool } from '../db/pool.ts';
 import { UnitsOfWork } from '../db/unit-of-work.ts';
+import { ChangeCounters } from './changes/counters.ts';
 import { ChangeBus, type ChangeBusOptions } from './changes/bus.ts';
 import type { Kernel } from './deps.ts';
 import { Extensions } from './extensions.ts';
@@ -48,6 +49,13 @@ export interface KernelOptions {
 }
 
 declare module 'fastify' {
+  interface FastifyRequest {
+    /**
+     * performance.now() when the request arrived: what it reads proven current (change counters)
+     * is read after this, so it holds every write acknowledged before the request.
+     */
+    arrivedAt: number;
+  }
   interface FastifyInstance {
     /** The database and the change notices, for the areas. */
     kernel: Kernel;
@@ -82,12 +90,17 @@ export const kernel = fp<KernelOptions>(
     const extensions = new Extensions();
     const units = new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed'), extensions);
     await bus.start();
-    app.decorate('kernel', { pool: options.pool, units, bus });
+    app.decorate('kernel', { pool: options.pool, units, bus, counters: new ChangeCounters(options.pool) });
     app.decorate('changeBus', bus);
     app.addHook('onClose', async () => bus.close());
     app.decorate('extensions', extensions);
     app.addHook('onReady', async () => extensions.seal());
 
+    app.decorateRequest('arrivedAt', 0);
+    app.addHook('onRequest', (request, _reply, done) => {
+      request.arrivedAt = performance.now();
+      done();
+    });
     app.setValidatorCompiler(validatorCompiler);
     installJsonBodyParser(app);
     installEmptyBodyDefault(app);

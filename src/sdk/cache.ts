@@ -33,17 +33,11 @@ export class SdkCache {
   private readonly views = new Map<number, CachedView>();
 
   constructor(
-    pool: Pool,
+    private readonly pool: Pool,
     bus: ChangeBus,
     private readonly flagCache: FlagCache,
   ) {
-    this.extras = new ProjectCache(async (projectId) => {
-      const row = await loadProjectExtras(pool, projectId);
-      return {
-        cohorts: definitionsOf(row.cohorts),
-        groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
-      };
-    }, 'sdk_extras');
+    this.extras = new ProjectCache((projectId) => this.readExtras(projectId), 'sdk_extras');
     bus.subscribe((change) => {
       if (change.kind === 'cohort' || change.kind === 'group_types' || change.kind === 'project') this.invalidate(change.projectId);
     });
@@ -52,7 +46,7 @@ export class SdkCache {
 
   /** The project's current view (a project without flags gets an empty one). */
   async view(projectId: number): Promise<ProjectView> {
-    const [flags, extras] = await Promise.all([this.flagCache.project(projectId), this.extras.get(projectId)]);
+    const [flags, extras] = await Promise.all([this.flagCache.heard(projectId), this.extras.get(projectId)]);
     const cached = this.views.get(projectId);
     const fresh = cached !== undefined && cached.flags === flags && cached.revision === flags.revision && cached.extras === extras;
     cacheRequests.inc({ cache: 'sdk_views', result: fresh ? 'hit' : 'miss' });
@@ -60,6 +54,23 @@ export class SdkCache {
     const view = new ProjectView(projectId, flags.all().map((rendered) => rendered.record), extras);
     this.views.set(projectId, { view, flags, revision: flags.revision, extras });
     return view;
+  }
+
+  /**
+   * The project's view as of now, for the management API's evaluations (evaluation_reasons,
+   * my_flags, test_evaluation): flags proven current, cohorts and group types read now. Never kept.
+   */
+  async currentView(projectId: number): Promise<ProjectView> {
+    const [flags, extras] = await Promise.all([this.flagCache.project(projectId), this.readExtras(projectId)]);
+    return new ProjectView(projectId, flags.all().map((rendered) => rendered.record), extras);
+  }
+
+  private async readExtras(projectId: number): Promise<ProjectExtras> {
+    const row = await loadProjectExtras(this.pool, projectId);
+    return {
+      cohorts: definitionsOf(row.cohorts),
+      groupTypeMapping: Object.fromEntries(row.group_types.map((type) => [type.group_type_index, type.group_type])),
+    };
   }
 
   /** Cohorts or group types of the project changed: read them again on the next request. */

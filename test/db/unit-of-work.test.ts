@@ -188,6 +188,43 @@ describe('a write joining a unit already open (within)', () => {
   });
 });
 
+describe('work before commit', () => {
+  test('runs once per key, last inside the transaction (also for a joined unit), and not at all when the unit throws', async () => {
+    const units = new UnitsOfWork(db.pool);
+    const order: string[] = [];
+    const start = await valueOf(2);
+    await units.run(async (outer) => {
+      outer.beforeCommit('bump', async (client) => {
+        order.push('bump');
+        await client.query('UPDATE uow_rows SET value = value + 1 WHERE id = 2');
+      });
+      await units.run(async (inner) => {
+        inner.beforeCommit('bump', async () => {
+          order.push('second bump');
+        });
+        order.push('inner work');
+      }, { within: outer });
+      outer.afterCommit(() => order.push('after commit'));
+      order.push('outer work');
+    });
+    assert.deepEqual(order, ['inner work', 'outer work', 'bump', 'after commit']);
+    assert.equal(await valueOf(2), start + 1);
+
+    await assert.rejects(
+      units.run(async (unit) => {
+        unit.beforeCommit('bump', async (client) => {
+          order.push('never');
+          await client.query('UPDATE uow_rows SET value = value + 1 WHERE id = 2');
+        });
+        throw new Error('refused');
+      }),
+      /refused/,
+    );
+    assert.equal(order.includes('never'), false);
+    assert.equal(await valueOf(2), start + 1);
+  });
+});
+
 describe('conflicts between units of work', () => {
   test('a real deadlock: a retryable unit runs again and both writes land, effects once each', async () => {
     await db.pool.query('UPDATE uow_rows SET value = 0');

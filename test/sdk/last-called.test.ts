@@ -6,6 +6,7 @@ import { CHANGES_CHANNEL, ChangeBus } from '../../src/kernel/changes/bus.ts';
 import { LastCalledWriter } from '../../src/sdk/last-called.ts';
 import { capture, createFlag, patchFlag, startSdkApp, type SdkTestApp } from './support.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { ChangeCounters } from '../../src/kernel/changes/counters.ts';
 
 let t: SdkTestApp;
 
@@ -104,7 +105,7 @@ test('last_called_at sends no change notice and leaves the SDK definitions (revi
 
 test('the writer: no revision bump in the flag cache, lands on its own within a few seconds, only forward', async () => {
   const flag = await createFlag(t, { key: 'timed' });
-  const cache = new FlagCache(t.db.pool, new ChangeBus(null));
+  const cache = new FlagCache(t.db.pool, new ChangeBus(null), new ChangeCounters(t.db.pool));
   const errors: unknown[] = [];
   const writer = new LastCalledWriter(t.db.pool, cache, { error: (details) => errors.push(details) }, 200);
   writer.start();
@@ -128,7 +129,7 @@ test('the writer: no revision bump in the flag cache, lands on its own within a 
 
 test('another process (its own flag cache) takes the times written elsewhere on its next look', async () => {
   const flag = await createFlag(t, { key: 'elsewhere' });
-  const other = new FlagCache(t.db.pool, new ChangeBus(null));
+  const other = new FlagCache(t.db.pool, new ChangeBus(null), new ChangeCounters(t.db.pool));
   const project = await other.project(t.projectId);
   await other.syncLastCalled();
   await capture(t, [called('elsewhere', '2024-09-09T09:09:09Z')]);

@@ -12,6 +12,7 @@ import { SURVEY_JOBS_LOCK } from '../../src/surveys/lifecycle/store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createSurvey, getSurvey, type Json } from './support.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { ChangeCounters } from '../../src/kernel/changes/counters.ts';
 
 let t: TestApp;
 let token: string;
@@ -343,7 +344,7 @@ describe('the timer', () => {
       error: (obj: Json, msg: string) => void lines.push(['error', obj, msg]),
     } as unknown as JobLog;
     const bus = new ChangeBus(null);
-    const deps = { pool: t.db.pool, units: new UnitsOfWork(t.db.pool), bus, flagCache: new FlagCache(t.db.pool, bus) };
+    const deps = { pool: t.db.pool, units: new UnitsOfWork(t.db.pool), bus, flagCache: new FlagCache(t.db.pool, bus, new ChangeCounters(t.db.pool)) };
     // Started 12 days ago, every 10 days: iteration 2 is due now.
     const survey = await createSurvey(t, { questions: QUESTIONS, start_date: new Date(Date.now() - 12 * DAY).toISOString(), iteration_count: 3, iteration_frequency_days: 10 });
     const jobs = new SurveyJobs(deps, { log, intervalMs: 20 });

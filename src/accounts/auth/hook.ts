@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { flagsCounter, type ChangeCounters } from '../../kernel/changes/counters.ts';
 import { notFound, permissionDenied, scopedProjectsOnly } from '../../kernel/errors.ts';
 import { resolveOrganization } from '../organizations/service.ts';
 import type { Authenticator } from './authenticator.ts';
@@ -47,7 +48,7 @@ function parseProjectParam(raw: string, principal: Principal): number | null {
  *   PostHog refuses it every view that is not about one project;
  * and only then lets the route find its object (404).
  */
-export function installAuthentication(app: FastifyInstance, authenticator: Authenticator): void {
+export function installAuthentication(app: FastifyInstance, authenticator: Authenticator, counters: ChangeCounters): void {
   app.decorateRequest('principal', null, []);
   app.decorateRequest('project', null as unknown as ProjectRef);
 
@@ -55,7 +56,11 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
     const config = request.routeOptions.config;
     if (config.public || request.routeOptions.url === undefined) return;
     const cookie = sessionCookie(request);
-    const principal = await authenticator.authenticateRequest(request.headers.authorization, cookie).catch((error: unknown) => {
+    const params = request.params as Record<string, string | undefined>;
+    // The auth count and the project's flag count in one read (the flag routes use the second).
+    const namedProject = params.project_id !== undefined && /^\d{1,9}$/.test(params.project_id) ? Number(params.project_id) : null;
+    counters.prefetch(namedProject === null ? ['auth'] : ['auth', flagsCounter(namedProject)], request.arrivedAt);
+    const principal = await authenticator.authenticateRequest(request.headers.authorization, cookie, request.arrivedAt).catch((error: unknown) => {
       // A dead session: tell the browser to drop its cookies along with the 401.
       if (cookie !== undefined && !request.headers.authorization?.trim()) clearSessionCookies(request, reply);
       throw error;
@@ -65,10 +70,9 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
     if (config.scope && !scopesGrant(principal.scopes, config.scope)) {
       throw permissionDenied(`API key missing required scope '${config.scope}'`);
     }
-    const params = request.params as Record<string, string | undefined>;
     if (params.project_id !== undefined) {
       const projectId = parseProjectParam(params.project_id, principal);
-      const project = projectId === null ? null : await authenticator.project(projectId);
+      const project = projectId === null ? null : await authenticator.project(projectId, request.arrivedAt);
       if (!project) throw notFound();
       const refusal = projectRefusal(principal, project);
       if (refusal) throw refusal;

@@ -15,6 +15,7 @@ import { createFlag } from '../create.ts';
 import { flagJson, renderFlag, type FlagViewer } from '../present.ts';
 import type { FlagRecord } from '../record.ts';
 import type { FlagWriteBody } from '../schemas.ts';
+import { liveFlagIdByKey } from '../store.ts';
 import { updateFlagById } from '../update.ts';
 import { membershipLevel } from '../../accounts/auth/principal.ts';
 import { carryCohorts } from './copy-cohort-writes.ts';
@@ -60,8 +61,9 @@ export async function copyFlags(deps: CopyDeps, principal: Principal, organizati
     return project !== null && project.organizationId === organizationId && principalCanReach(principal, project) ? project : null;
   };
   const sourceProject = await reachable(from);
-  const sourceId = sourceProject ? (await deps.flagCache.project(from)).liveKeyOwner(key) : undefined;
-  const source = sourceId === undefined ? undefined : (await deps.flagCache.project(from)).get(sourceId)?.record;
+  const sourceFlags = sourceProject ? await deps.flagCache.project(from) : undefined;
+  const sourceId = sourceFlags?.liveKeyOwner(key);
+  const source = sourceId === undefined ? undefined : sourceFlags?.get(sourceId)?.record;
   if (!source) throw validationError('Feature flag to copy does not exist.', 'feature_flag_key');
 
   const actor = toUserSummary(principal.user);
@@ -73,15 +75,15 @@ export async function copyFlags(deps: CopyDeps, principal: Principal, organizati
       continue;
     }
     try {
-      const existing = (await deps.flagCache.project(projectId)).liveKeyOwner(key);
       const copied = await deps.units.run(async (unit) => {
+        // Create or update is decided inside the write's transaction, from the database.
+        const existing = await liveFlagIdByKey(unit.client, projectId, key);
         const carry = { deps, unit, actor, fromProjectId: from, toProjectId: projectId };
         const cohortIds = await carryCohorts(carry, source.filters);
-        const targetFlags = await deps.flagCache.project(projectId);
         const filters = await remapFlagDependencies(remapCohortIds(source.filters, cohortIds), {
           db: unit.client,
           fromProjectId: from,
-          targetFlagOf: async (dependencyKey) => targetFlags.liveKeyOwner(dependencyKey),
+          targetFlagOf: (dependencyKey) => liveFlagIdByKey(unit.client, projectId, dependencyKey),
         });
         const body = { ...copiedFields(source), filters };
         return existing === undefined

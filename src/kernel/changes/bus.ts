@@ -51,12 +51,19 @@ export function reconnectDelay(attempt: number, initialMs: number, maxMs: number
   return Math.round(ceiling / 2 + random() * (ceiling / 2));
 }
 
+/** Whether the change may change who may do what: such changes move the auth change counter. */
+function changesGrants(change: Change): boolean {
+  return change.kind === 'auth' || change.kind === 'project';
+}
+
 /**
  * The notices of `changes`, sent on `client`'s transaction: every listening process hears them
  * once it commits. `origin` names the sender (a process ignores its own). Start-up work, which
- * runs before any bus, tells the serving processes of its changes this way.
+ * runs before any bus, tells the serving processes of its changes this way. A change of keys,
+ * sessions, members or projects also moves the auth change counter on the same transaction.
  */
 export async function notifyChanges(client: Queryable, changes: readonly Change[], origin: string): Promise<void> {
+  if (changes.some(changesGrants)) await client.query('UPDATE auth_change_counter SET counter = counter + 1');
   const at = Date.now();
   const envelopes = changes.map((change) => JSON.stringify({ origin, change, at } satisfies Envelope));
   if (envelopes.length === 1) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, envelopes[0]]);

@@ -66,7 +66,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
         const distinctId = typeof query.distinct_id === 'string' ? query.distinct_id : '';
         if (distinctId === '') throw requiredField('distinct_id');
         const groups = groupsParam(query.groups);
-        const view = await deps.cache.view(request.project.id);
+        const view = await deps.cache.currentView(request.project.id);
         const evaluation = await evaluateFor(deps.pool, view, { distinctId, groups }, {}, request.log);
         const reasons: Record<string, EvaluationReason> = {};
         for (const { live, result } of evaluation.flags) {
@@ -95,7 +95,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
       },
       async (request, reply) => {
         const groups = groupsParam((request.query as { groups?: string }).groups);
-        const view = await deps.cache.view(request.project.id);
+        const view = await deps.cache.currentView(request.project.id);
         const distinctId = request.principal.user.distinct_id;
         const evaluation = await evaluateFor(deps.pool, view, { distinctId, groups }, {}, request.log);
         const items = evaluation.flags.map(({ live, result }) => ({ feature_flag: minimalFlag(live), value: flagValue(result) }));
@@ -118,7 +118,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
       },
       async (request) => {
         const flagId = parseFlagId((request.params as { id: string }).id);
-        const view = await deps.cache.view(request.project.id);
+        const view = await deps.cache.currentView(request.project.id);
         const live = view.flags.find((flag) => flag.record.id === flagId);
         if (!live) throw notFound();
         return testEvaluation(deps.pool, view, live, request.body as TestEvaluationInput, request.log);

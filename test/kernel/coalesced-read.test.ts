@@ -1,0 +1,78 @@
+// CoalescedRead: answers at least as new as the call, one read per batch of callers.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { CoalescedRead } from '../../src/kernel/coalesced-read.ts';
+
+/** A source whose reads finish only when told to, recording the keys of each read and its value at start. */
+function controlledSource() {
+  let value = 0;
+  const reads: { keys: number[]; value: number; finish: () => void }[] = [];
+  const reader = new CoalescedRead<number, number>(
+    (keys) =>
+      new Promise((resolve) => {
+        const at = value;
+        reads.push({ keys, value: at, finish: () => resolve(new Map(keys.map((key) => [key, at]))) });
+      }),
+  );
+  return { reader, reads, set: (next: number) => void (value = next) };
+}
+
+const tick = () => new Promise((resolve) => setImmediate(resolve));
+
+test('callers before the read goes share it; a caller during it does not wait for it but gets a read of its own, which sees later writes', async () => {
+  const { reader, reads, set } = controlledSource();
+  const first = [reader.get(1), reader.get(2), reader.get(1)];
+  await tick();
+  assert.equal(reads.length, 1);
+  assert.deepEqual(reads[0].keys, [1, 2]);
+
+  // A write commits while the first read is under way; a caller asking now must see it.
+  set(7);
+  const late = [reader.get(1), reader.get(3)];
+  await tick();
+  assert.equal(reads.length, 2, 'a second read at once: the first was sent before these callers asked');
+  assert.deepEqual(reads[1].keys, [1, 3]);
+  reads[1].finish();
+  assert.deepEqual(await Promise.all(late), [7, 7]);
+  reads[0].finish();
+  assert.deepEqual(await Promise.all(first), [0, 0, 0]);
+  // The older read finishing last does not replace the newer answer.
+  const since = performance.now() - 60_000;
+  assert.equal(await reader.get(1, since), 7);
+});
+
+test('a read sent after `since` answers without a query, done or under way; an older one does not', async () => {
+  const { reader, reads, set } = controlledSource();
+  const arrived = performance.now();
+  set(3);
+  const first = reader.get(5);
+  await tick();
+  assert.equal(reads.length, 1);
+  // Another caller that arrived before that read was sent joins it while it is under way.
+  const joined = reader.get(5, arrived);
+  await tick();
+  assert.equal(reads.length, 1);
+  reads[0].finish();
+  assert.deepEqual([await first, await joined], [3, 3]);
+  // Done: still good for callers that arrived before it was sent, with no query.
+  assert.equal(await reader.get(5, arrived), 3);
+  assert.equal(reads.length, 1);
+  // A caller arriving after it was sent needs a new read.
+  set(4);
+  const later = reader.get(5);
+  await tick();
+  assert.equal(reads.length, 2);
+  reads[1].finish();
+  assert.equal(await later, 4);
+});
+
+test('a failed read fails its callers only; the next callers get a new read', async () => {
+  let calls = 0;
+  const reader = new CoalescedRead<string, number>(async (keys) => {
+    calls++;
+    if (calls === 1) throw new Error('database unavailable');
+    return new Map(keys.map((key) => [key, calls]));
+  });
+  await assert.rejects(reader.get('a'), /database unavailable/);
+  assert.equal(await reader.get('a'), 2);
+});
