@@ -4,7 +4,7 @@
  * background, with `is_calculating: true` meanwhile and progress in the log.
  */
 import type { Pool, Queryable } from '../db/pool.ts';
-import type { UnitsOfWork } from '../db/unit-of-work.ts';
+import type { UnitsOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { CohortDefinition } from '../evaluation/index.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { loadCohortDefinitions } from './definitions.ts';
@@ -89,7 +89,7 @@ export async function fitsInline(db: Queryable, projectId: number): Promise<bool
  */
 export async function calculateCount(
   deps: CalculationDeps,
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   cohortId: number,
 ): Promise<(() => void) | null> {
@@ -134,7 +134,7 @@ export interface FillSource {
  */
 export async function fillStaticCohort(
   deps: CalculationDeps,
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   cohortId: number,
   source: FillSource,

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../accounts/users/user-summary.ts';
 
 export interface DashboardRecord {
@@ -46,7 +47,7 @@ export async function dashboardInsights(db: Queryable, dashboardId: number): Pro
   return rows;
 }
 
-export async function insertDashboard(db: Queryable, projectId: number, name: string, userId: number | null): Promise<number> {
+export async function insertDashboard(db: WriteTx, projectId: number, name: string, userId: number | null): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     'INSERT INTO dashboards (project_id, name, created_by_id) VALUES ($1, $2, $3) RETURNING id',
     [projectId, name, userId],
@@ -56,7 +57,7 @@ export async function insertDashboard(db: Queryable, projectId: number, name: st
 
 /** Creates the insight, or rewrites the query of the dashboard's insight of that name. */
 export async function upsertInsight(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   dashboardId: number,
   insight: { name: string; kind: string; query: unknown },

@@ -1,6 +1,6 @@
 import type { Kernel } from '../kernel/deps.ts';
-import type { PoolClient } from '../db/pool.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import { ExtensionPoint } from '../kernel/extensions.ts';
 import { ingestedEvents } from '../kernel/metrics/metrics.ts';
 import { recordDefinitions, type DefinitionsSeen } from './definitions/ingest.ts';
@@ -16,7 +16,7 @@ import type { IncomingEvent } from './types.ts';
  * published on it); a retried batch runs it again in a fresh unit.
  */
 export interface EventProcessor {
-  process(client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork): Promise<void>;
+  process(client: WriteTx, projectId: number, events: IncomingEvent[], unit: UnitOfWork): Promise<void>;
 }
 
 /** Where other areas add their processors (`app.extensions.contribute`); they run in the order the areas were registered. */
@@ -41,7 +41,7 @@ export interface IngestSetup {
 }
 
 /** The events whose uuid appears for the first time: in the batch (first wins) and in the store. */
-async function freshEvents(client: PoolClient, projectId: number, events: IncomingEvent[]): Promise<IncomingEvent[]> {
+async function freshEvents(client: ReadHandle, projectId: number, events: IncomingEvent[]): Promise<IncomingEvent[]> {
   const firsts = new Map<string, IncomingEvent>();
   for (const event of events) if (!firsts.has(event.uuid)) firsts.set(event.uuid, event);
   const stored = await findStoredUuids(client, projectId, [...firsts.keys()]);

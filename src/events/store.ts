@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import { INSERT_CHUNK_ROWS } from './ingestion/limits.ts';
 import type { IncomingEvent } from './types.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 
 /** The project whose public token (`phc_…`) this is, or null. */
 export async function findProjectIdByToken(db: Queryable, token: string): Promise<number | null> {
@@ -41,7 +42,7 @@ const INSERT_EVENTS = `
  * person; an event whose uuid is already stored is skipped. Answers how many rows were inserted.
  */
 export async function insertEvents(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   events: IncomingEvent[],
   persons: ReadonlyMap<string, string>,

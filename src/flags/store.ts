@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { FlagRecord, FlagValues } from './record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
@@ -48,7 +49,7 @@ export async function lastCalledWrittenSince(
 }
 
 /** Serialises the writes that add a live flag to the project until the transaction ends (the live-flag limit). */
-export async function lockLiveFlagCount(db: Queryable, projectId: number): Promise<void> {
+export async function lockLiveFlagCount(db: WriteTx, projectId: number): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_020, projectId]);
 }
 
@@ -76,7 +77,7 @@ export async function existingDashboardIds(db: Queryable, projectId: number, ids
 }
 
 /** Links only ever get added (PostHog's analytics_dashboards semantics). */
-export async function linkDashboards(db: Queryable, flagId: number, dashboardIds: number[]): Promise<void> {
+export async function linkDashboards(db: WriteTx, flagId: number, dashboardIds: number[]): Promise<void> {
   if (dashboardIds.length === 0) return;
   await db.query(
     `INSERT INTO feature_flag_dashboards (feature_flag_id, dashboard_id)
@@ -132,7 +133,7 @@ export interface InsightDraftRow {
  * in one statement. `ownedBySurvey` marks a flag a survey manages (targeting, internal, sampling).
  */
 export async function insertFlag(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   userId: number | null,
   values: FlagValues,
@@ -160,7 +161,7 @@ export async function insertFlag(
   return rows[0];
 }
 
-export async function updateFlag(db: Queryable, id: number, userId: number | null, values: FlagValues): Promise<FlagRow> {
+export async function updateFlag(db: WriteTx, id: number, userId: number | null, values: FlagValues): Promise<FlagRow> {
   const params = valueParams(values);
   const assignments = VALUE_COLUMNS.split(',').map((column, i) => `${column.trim()} = $${i + 1}`);
   const { rows } = await db.query<FlagRow>(

@@ -5,6 +5,7 @@
  * query per interval (FlagCache.syncLastCalled).
  */
 import type { Pool } from '../db/pool.ts';
+import { poolWrite } from '../db/unit-of-work.ts';
 import type { FlagCache } from '../flags/cache.ts';
 import { writeLastCalled, type LastCall } from './store.ts';
 
@@ -81,7 +82,7 @@ export class LastCalledWriter {
     for (let start = 0; start < calls.length; start += WRITE_CHUNK) {
       const chunk = calls.slice(start, start + WRITE_CHUNK);
       try {
-        const written = await writeLastCalled(this.pool, chunk);
+        const written = await writeLastCalled(poolWrite(this.pool), chunk);
         for (const flag of written) this.flagCache.noteLastCalled(flag.project_id, [{ id: flag.id, lastCalledAt: flag.last_called_at }]);
       } catch (error) {
         // Kept for the next round (a later time for the same key wins when merged).

@@ -5,6 +5,7 @@
  */
 import type { CohortNode } from '../cohorts/store.ts';
 import type { Queryable } from '../db/pool.ts';
+import type { PoolWrite } from '../db/unit-of-work.ts';
 
 export interface ProjectExtrasRow {
   cohorts: CohortNode[];
@@ -123,7 +124,7 @@ async function loadPerson(db: Queryable, projectId: number, distinctId: string):
 
 /** Experience continuity: `hashKey` for every (person, flag key) pair that has none yet. */
 export async function insertHashKeyOverrides(
-  db: Queryable,
+  db: PoolWrite,
   projectId: number,
   personIds: readonly number[],
   flagKeys: readonly string[],
@@ -160,7 +161,7 @@ export interface LastCall {
  * the change (flags/store.ts `lastCalledWrittenSince`). Answers the flags it changed.
  */
 export async function writeLastCalled(
-  db: Queryable,
+  db: PoolWrite,
   calls: readonly LastCall[],
 ): Promise<{ project_id: number; id: number; last_called_at: Date }[]> {
   if (calls.length === 0) return [];

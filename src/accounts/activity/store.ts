@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { Change } from './changes.ts';
 
@@ -33,7 +34,7 @@ export interface ActivityEntry {
 }
 
 /** Must run on the same client (transaction) as the change it records. */
-export async function recordActivity(db: Queryable, entry: NewActivity): Promise<void> {
+export async function recordActivity(db: WriteTx, entry: NewActivity): Promise<void> {
   await db.query(
     `INSERT INTO activity_log (project_id, scope, item_id, activity, user_id, is_system, detail)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,

@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool.ts';
+import { poolWrite } from '../../db/unit-of-work.ts';
 import type { ChangeBus } from '../../kernel/changes/bus.ts';
 import { DAY_MS } from '../../kernel/time.ts';
 import { authenticationFailed, notAuthenticated, sessionExpired } from '../../kernel/errors.ts';
@@ -93,7 +94,7 @@ export class Authenticator {
       this.principals.set(hash, found);
     }
     if (!hashesEqual(found.secureValue, hash)) throw authenticationFailed();
-    this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(this.pool, id));
+    this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(poolWrite(this.pool), id));
     return found.principal;
   }
 
@@ -111,7 +112,7 @@ export class Authenticator {
     }
     if (found.expiresAt <= now || found.lastSeenAt + this.sessionLimits.idleMs <= now) throw sessionExpired();
     if (!hashesEqual(found.principal.sessionHash, hash)) throw sessionExpired();
-    this.noteUse(hash, (id) => touchSession(this.pool, id));
+    this.noteUse(hash, (id) => touchSession(poolWrite(this.pool), id));
     return found.principal;
   }
 

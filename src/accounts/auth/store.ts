@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { PoolWrite } from '../../db/unit-of-work.ts';
 import type { KeyPrincipal, Membership, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
 
 interface UserAndMemberships {
@@ -104,7 +105,7 @@ export async function findProjectRef(db: Queryable, projectId: number): Promise<
   return rows[0] ? { id: rows[0].id, organizationId: rows[0].organization_id } : null;
 }
 
-export async function touchKeyLastUsed(db: Queryable, keyId: string): Promise<void> {
+export async function touchKeyLastUsed(db: PoolWrite, keyId: string): Promise<void> {
   await db.query(
     `UPDATE personal_api_keys SET last_used_at = now()
       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
@@ -112,7 +113,7 @@ export async function touchKeyLastUsed(db: Queryable, keyId: string): Promise<vo
   );
 }
 
-export async function touchSession(db: Queryable, hash: string): Promise<void> {
+export async function touchSession(db: PoolWrite, hash: string): Promise<void> {
   await db.query(
     `UPDATE sessions SET last_seen_at = now() WHERE id_hash = $1 AND last_seen_at < now() - interval '1 minute'`,
     [hash],

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { Level } from '../members/store.ts';
 
@@ -22,7 +23,7 @@ const INVITE_COLUMNS = `i.id, i.target_email, i.first_name, i.level, ${userSumma
   i.emailing_attempt_made, i.created_at, i.updated_at, ${EXPIRED_SQL} AS is_expired`;
 
 export async function insertInvite(
-  db: Queryable,
+  db: WriteTx,
   invite: { organizationId: string; targetEmail: string; firstName: string; level: Level; createdBy: number },
 ): Promise<InviteRow> {
   const { rows } = await db.query<{ id: string }>(
@@ -67,14 +68,14 @@ export async function hasLiveInviteFor(db: Queryable, organizationId: string, em
 }
 
 /** Every invite of this address to the organization (expired ones before a new invite; all of them once one is used). */
-export async function deleteInvitesFor(db: Queryable, organizationId: string, email: string): Promise<void> {
+export async function deleteInvitesFor(db: WriteTx, organizationId: string, email: string): Promise<void> {
   await db.query('DELETE FROM organization_invites WHERE organization_id = $1 AND lower(target_email) = lower($2)', [
     organizationId,
     email,
   ]);
 }
 
-export async function deleteInvite(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+export async function deleteInvite(db: WriteTx, organizationId: string, id: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   return (rowCount ?? 0) > 0;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Membership } from '../auth/principal.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 
@@ -57,7 +58,7 @@ export async function findMemberByUserId(db: Queryable, organizationId: string, 
  * Serialises every change to one organization's memberships (levels, removals, joins), so that two
  * concurrent changes cannot together leave it without an owner. Waits at most the lock timeout.
  */
-export async function lockOrganization(db: Queryable, organizationId: string): Promise<boolean> {
+export async function lockOrganization(db: WriteTx, organizationId: string): Promise<boolean> {
   await db.query("SET LOCAL lock_timeout = '5s'");
   const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
   return (rowCount ?? 0) > 0;
@@ -71,11 +72,11 @@ export async function countOwners(db: Queryable, organizationId: string): Promis
   return rows[0].n;
 }
 
-export async function updateMemberLevel(db: Queryable, membershipId: string, level: Level): Promise<void> {
+export async function updateMemberLevel(db: WriteTx, membershipId: string, level: Level): Promise<void> {
   await db.query('UPDATE organization_memberships SET level = $2, updated_at = now() WHERE id = $1', [membershipId, level]);
 }
 
-export async function deleteMembership(db: Queryable, membershipId: string): Promise<void> {
+export async function deleteMembership(db: WriteTx, membershipId: string): Promise<void> {
   await db.query('DELETE FROM organization_memberships WHERE id = $1', [membershipId]);
 }
 
@@ -83,7 +84,7 @@ export async function deleteMembership(db: Queryable, membershipId: string): Pro
  * A person who left an organization no longer has it (or one of its projects) as their current
  * one: they move to another organization of theirs, if any, and its first project.
  */
-export async function moveCurrentOutOf(db: Queryable, userId: number, organizationId: string): Promise<void> {
+export async function moveCurrentOutOf(db: WriteTx, userId: number, organizationId: string): Promise<void> {
   await db.query(
     `WITH next AS (
        SELECT m.organization_id,

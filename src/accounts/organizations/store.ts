@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Membership } from '../auth/principal.ts';
 import type { KeyReach } from './reach.ts';
 
@@ -10,7 +11,7 @@ export interface OrganizationRow {
   updated_at: Date;
 }
 
-export async function insertOrganization(db: Queryable, name: string): Promise<OrganizationRow> {
+export async function insertOrganization(db: WriteTx, name: string): Promise<OrganizationRow> {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || null;
   const { rows } = await db.query<OrganizationRow>(
     'INSERT INTO organizations (name, slug) VALUES ($1, $2) RETURNING *',
@@ -19,7 +20,7 @@ export async function insertOrganization(db: Queryable, name: string): Promise<O
   return rows[0];
 }
 
-export async function addMembership(db: Queryable, organizationId: string, userId: number, level: 'member' | 'admin' | 'owner'): Promise<void> {
+export async function addMembership(db: WriteTx, organizationId: string, userId: number, level: 'member' | 'admin' | 'owner'): Promise<void> {
   await db.query(
     `INSERT INTO organization_memberships (organization_id, user_id, level) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id, user_id) DO NOTHING`,
@@ -28,7 +29,7 @@ export async function addMembership(db: Queryable, organizationId: string, userI
 }
 
 /** The user is an owner of the organization: added as one, or raised to it. */
-export async function ensureOwnerMembership(db: Queryable, organizationId: string, userId: number): Promise<void> {
+export async function ensureOwnerMembership(db: WriteTx, organizationId: string, userId: number): Promise<void> {
   await db.query(
     `INSERT INTO organization_memberships (organization_id, user_id, level) VALUES ($1, $2, 'owner')
      ON CONFLICT (organization_id, user_id) DO UPDATE SET level = 'owner', updated_at = now()

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { hashSecret, maskSecret } from '../auth/keys.ts';
 
 export interface PersonalApiKeyRow {
@@ -26,7 +27,7 @@ export interface NewPersonalApiKey {
   scopedOrganizations: string[] | null;
 }
 
-export async function insertPersonalApiKey(db: Queryable, key: NewPersonalApiKey): Promise<PersonalApiKeyRow> {
+export async function insertPersonalApiKey(db: WriteTx, key: NewPersonalApiKey): Promise<PersonalApiKeyRow> {
   const { rows } = await db.query<PersonalApiKeyRow>(
     `INSERT INTO personal_api_keys (user_id, label, secure_value, mask_value, scopes, scoped_teams, scoped_organizations)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${KEY_COLUMNS}`,
@@ -58,7 +59,7 @@ export async function listKeysOfUser(
   return { count: count.rows[0].n, rows };
 }
 
-export async function deleteKeyOfUser(db: Queryable, userId: number, keyId: string): Promise<boolean> {
+export async function deleteKeyOfUser(db: WriteTx, userId: number, keyId: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM personal_api_keys WHERE id = $1 AND user_id = $2', [keyId, userId]);
   return (rowCount ?? 0) > 0;
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 
 /**
  * Runs the write and answers the id of the transaction it ran in, in the same round trip, so
@@ -23,7 +24,7 @@ export async function transactionStatuses(db: Queryable, txids: string[]): Promi
  * last_seen_at only moves forward; a NULL one (a definition made through the API) is filled, and
  * so is a NULL created_at. Names arrive sorted, so concurrent batches lock rows in one order.
  */
-export async function upsertEventDefinitions(db: Queryable, projectId: number, names: string[], hour: Date): Promise<string> {
+export async function upsertEventDefinitions(db: WriteTx, projectId: number, names: string[], hour: Date): Promise<string> {
   return writtenBy(
     db,
     `INSERT INTO event_definitions AS d (project_id, name, created_at, last_seen_at)
@@ -44,7 +45,7 @@ export interface PropertyObservation {
 }
 
 /** Inserts unknown property definitions; a known one only gains a type when it had none. */
-export async function upsertPropertyDefinitions(db: Queryable, projectId: number, rows: PropertyObservation[]): Promise<string> {
+export async function upsertPropertyDefinitions(db: WriteTx, projectId: number, rows: PropertyObservation[]): Promise<string> {
   return writtenBy(
     db,
     `INSERT INTO property_definitions AS p (project_id, type, group_type_index, name, property_type, is_numerical)
@@ -57,7 +58,7 @@ export async function upsertPropertyDefinitions(db: Queryable, projectId: number
   );
 }
 
-export async function insertEventProperties(db: Queryable, projectId: number, pairs: [string, string][]): Promise<string> {
+export async function insertEventProperties(db: WriteTx, projectId: number, pairs: [string, string][]): Promise<string> {
   return writtenBy(
     db,
     `INSERT INTO event_properties (project_id, event, property)

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql, type UserSummary } from '../../accounts/users/user-summary.ts';
 import { containsPattern } from '../taxonomy/params.ts';
@@ -97,7 +98,7 @@ const VALUE_COLUMNS = [
 
 /** A definition made through the API: created_at and last_seen_at stay NULL until an event arrives. */
 export async function insertDefinition(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   name: string,
   values: DefinitionValues,
@@ -116,7 +117,7 @@ export async function insertDefinition(
 }
 
 /** Every save stamps updated_at and updated_by, whether or not a value changed. */
-export async function updateDefinition(db: Queryable, id: string, values: DefinitionValues, userId: number): Promise<void> {
+export async function updateDefinition(db: WriteTx, id: string, values: DefinitionValues, userId: number): Promise<void> {
   const params = valueParams(values);
   const assignments = VALUE_COLUMNS.map((column, i) => `${column} = $${i + 1}`);
   await db.query(
@@ -126,7 +127,7 @@ export async function updateDefinition(db: Queryable, id: string, values: Defini
   );
 }
 
-export async function deleteDefinition(db: Queryable, id: string): Promise<void> {
+export async function deleteDefinition(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM event_definitions WHERE id = $1', [id]);
 }
 

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql } from '../../accounts/users/user-summary.ts';
 import { isoSql } from '../taxonomy/sql.ts';
@@ -58,7 +59,7 @@ export async function groupNameTaken(db: Queryable, projectId: number, name: str
   return (rowCount ?? 0) > 0;
 }
 
-export async function insertGroup(db: Queryable, projectId: number, name: string, description: string, userId: number): Promise<string> {
+export async function insertGroup(db: WriteTx, projectId: number, name: string, description: string, userId: number): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     'INSERT INTO schema_property_groups (project_id, name, description, created_by_id) VALUES ($1, $2, $3, $4) RETURNING id',
     [projectId, name, description, userId],
@@ -66,7 +67,7 @@ export async function insertGroup(db: Queryable, projectId: number, name: string
   return rows[0].id;
 }
 
-export async function updateGroup(db: Queryable, id: string, name: string | undefined, description: string | undefined): Promise<void> {
+export async function updateGroup(db: WriteTx, id: string, name: string | undefined, description: string | undefined): Promise<void> {
   await db.query(
     `UPDATE schema_property_groups SET name = COALESCE($2, name), description = COALESCE($3, description), updated_at = now()
       WHERE id = $1`,
@@ -74,7 +75,7 @@ export async function updateGroup(db: Queryable, id: string, name: string | unde
   );
 }
 
-export async function deleteGroup(db: Queryable, id: string): Promise<void> {
+export async function deleteGroup(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM schema_property_groups WHERE id = $1', [id]);
 }
 
@@ -102,7 +103,7 @@ export async function groupProperties(db: Queryable, groupId: string): Promise<S
  * Replaces the group's properties with `properties` in two statements (delete all, insert all),
  * so that renames and swaps never trip the (group, name) uniqueness half-way.
  */
-export async function replaceGroupProperties(db: Queryable, groupId: string, properties: StoredProperty[]): Promise<void> {
+export async function replaceGroupProperties(db: WriteTx, groupId: string, properties: StoredProperty[]): Promise<void> {
   await db.query('DELETE FROM schema_property_group_properties WHERE property_group_id = $1', [groupId]);
   if (properties.length === 0) return;
   const col = <K extends keyof StoredProperty>(key: K) => properties.map((p) => p[key]);
@@ -173,7 +174,7 @@ export async function linkExists(db: Queryable, eventDefinitionId: string, group
   return (rowCount ?? 0) > 0;
 }
 
-export async function insertEventSchema(db: Queryable, eventDefinitionId: string, groupId: string): Promise<string> {
+export async function insertEventSchema(db: WriteTx, eventDefinitionId: string, groupId: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     'INSERT INTO event_schemas (event_definition_id, property_group_id) VALUES ($1, $2) RETURNING id',
     [eventDefinitionId, groupId],
@@ -181,6 +182,6 @@ export async function insertEventSchema(db: Queryable, eventDefinitionId: string
   return rows[0].id;
 }
 
-export async function deleteEventSchema(db: Queryable, id: string): Promise<void> {
+export async function deleteEventSchema(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM event_schemas WHERE id = $1', [id]);
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 
 /** Keys of the live flags of the project with these ids. */
 export async function liveFlagKeys(db: Queryable, projectId: number, ids: number[]): Promise<Array<{ id: number; key: string }>> {
@@ -11,6 +12,6 @@ export async function liveFlagKeys(db: Queryable, projectId: number, ids: number
 }
 
 /** Points the flag at its (new) usage dashboard; no version change, as PostHog does. */
-export async function setUsageDashboard(db: Queryable, flagId: number, dashboardId: number): Promise<void> {
+export async function setUsageDashboard(db: WriteTx, flagId: number, dashboardId: number): Promise<void> {
   await db.query('UPDATE feature_flags SET usage_dashboard_id = $2 WHERE id = $1', [flagId, dashboardId]);
 }

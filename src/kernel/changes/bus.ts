@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { changeNoticeLag } from '../metrics/metrics.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
@@ -56,7 +56,7 @@ export function reconnectDelay(attempt: number, initialMs: number, maxMs: number
  * once it commits. `origin` names the sender (a process ignores its own). Start-up work, which
  * runs before any bus, tells the serving processes of its changes this way.
  */
-export async function notifyChanges(client: Queryable, changes: readonly Change[], origin: string): Promise<void> {
+export async function notifyChanges(client: WriteTx, changes: readonly Change[], origin: string): Promise<void> {
   const at = Date.now();
   const envelopes = changes.map((change) => JSON.stringify({ origin, change, at } satisfies Envelope));
   if (envelopes.length === 1) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, envelopes[0]]);

@@ -1,5 +1,6 @@
 /** SQL of the lifecycle jobs: the surveys each job looks at, and the fields the jobs write. */
 import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import type { SurveyRecord } from '../record.ts';
 
@@ -59,7 +60,7 @@ export interface LifecyclePatch {
 
 const JSON_FIELDS = new Set(['response_sampling_daily_limits']);
 
-export async function updateSurveyLifecycle(db: Queryable, projectId: number, id: string, patch: LifecyclePatch): Promise<void> {
+export async function updateSurveyLifecycle(db: WriteTx, projectId: number, id: string, patch: LifecyclePatch): Promise<void> {
   const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return;
   const sets = entries.map(([field], i) => `${field} = $${i + 3}${JSON_FIELDS.has(field) ? '::jsonb' : ''}`);

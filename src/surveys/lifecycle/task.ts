@@ -1,6 +1,6 @@
 /** What a lifecycle job is made of; runner.ts runs every job the same way. */
-import type { PoolClient, Queryable } from '../../db/pool.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { Queryable } from '../../db/pool.ts';
+import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import type { FlagCache } from '../../flags/cache.ts';
 import type { Change } from '../../accounts/activity/changes.ts';
 import type { ChangeBus } from '../../kernel/changes/bus.ts';
@@ -10,7 +10,7 @@ import type { LifecyclePatch } from './store.ts';
 /** One survey's change: its unit of work (and its connection), and what the flag writer needs. */
 export interface JobTransaction {
   unit: UnitOfWork;
-  client: PoolClient;
+  client: WriteTx;
   bus: ChangeBus;
   flagCache: FlagCache;
   now: Date;

@@ -5,7 +5,7 @@
  * with that uuid exists (as PostHog).
  */
 import type { Pool, Queryable } from '../../db/pool.ts';
-import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { UnitsOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { canonicalUuid } from '../../events/ingestion/uuid.ts';
 import { recordActivity } from '../../accounts/activity/store.ts';
 import { validationError } from '../../kernel/errors.ts';
@@ -51,7 +51,7 @@ const INSERT = `INSERT INTO survey_response_archives (project_id, survey_id, res
   ON CONFLICT (project_id, response_uuid) DO NOTHING RETURNING id`;
 const DELETE = 'DELETE FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 AND response_uuid = $3 RETURNING id';
 
-async function logResponseActivity(db: Queryable, projectId: number, surveyId: string, activity: string, uuid: string, userId: number): Promise<void> {
+async function logResponseActivity(db: WriteTx, projectId: number, surveyId: string, activity: string, uuid: string, userId: number): Promise<void> {
   await recordActivity(db, {
     projectId,
     scope: SURVEY_ACTIVITY_SCOPE,

@@ -1,5 +1,5 @@
 /** Per-survey and global statistics (reference §5.4, CONTRACT §5): the use cases behind the two stats routes. */
-import type { Pool, PoolClient } from '../../db/pool.ts';
+import type { Pool, ReadHandle } from '../../db/pool.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { requireSurvey } from '../read-store.ts';
 import type { DateRange } from './dates.ts';
@@ -72,7 +72,7 @@ export async function globalStats(pool: Pool, projectId: number, { range, exclud
   });
 }
 
-async function computeGlobalStats(client: PoolClient, projectId: number, { range, excludeArchived }: StatsArgs): Promise<StatsBody> {
+async function computeGlobalStats(client: ReadHandle, projectId: number, { range, excludeArchived }: StatsArgs): Promise<StatsBody> {
   const surveyIds = await activeSurveyIds(client, projectId);
   if (surveyIds.length === 0) return { stats: {}, rates: { ...ZERO_RATES } };
   const archived = excludeArchived ? await archivedUuidsOfProject(client, projectId) : [];

@@ -1,5 +1,6 @@
 /** SQL of the local summaries: the answers they read and the caches on the survey row. */
 import type { Queryable } from '../../db/pool.ts';
+import type { PoolWrite } from '../../db/unit-of-work.ts';
 
 /** Enough rows that dropping predefined choices and low-quality answers still leaves 100. */
 const ANSWER_ROWS = 1000;
@@ -89,7 +90,7 @@ export interface StoredQuestionSummary {
 }
 
 /** Merges one question's entry into `question_summaries` (other questions' entries are kept). */
-export async function saveQuestionSummary(db: Queryable, projectId: number, surveyId: string, questionId: string, entry: StoredQuestionSummary): Promise<void> {
+export async function saveQuestionSummary(db: PoolWrite, projectId: number, surveyId: string, questionId: string, entry: StoredQuestionSummary): Promise<void> {
   await db.query(
     `UPDATE surveys
         SET question_summaries = CASE WHEN jsonb_typeof(question_summaries) = 'object' THEN question_summaries ELSE '{}'::jsonb END
@@ -99,7 +100,7 @@ export async function saveQuestionSummary(db: Queryable, projectId: number, surv
   );
 }
 
-export async function saveHeadline(db: Queryable, projectId: number, surveyId: string, headline: string, responseCount: number): Promise<void> {
+export async function saveHeadline(db: PoolWrite, projectId: number, surveyId: string, headline: string, responseCount: number): Promise<void> {
   await db.query('UPDATE surveys SET headline_summary = $3, headline_response_count = $4 WHERE project_id = $1 AND id = $2', [
     projectId,
     surveyId,
