@@ -3,7 +3,7 @@
  * cohorts exist and close no loop, a cohort used by an active flag gains no filters on events, and
  * a cohort still in use is not deleted.
  */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { validationError } from '../kernel/errors.ts';
 import { reachableCohorts } from './definitions.ts';
 import { hasBehavioralFilters, referencedCohortIds } from './filters.ts';
@@ -51,7 +51,7 @@ function cohortsReaching(cohortId: number, byId: Map<number, CohortNode>): numbe
  * A cohort that an active flag uses (directly or through other cohorts) may not come to filter on
  * events, itself or through the cohorts it references: flags cannot evaluate such cohorts.
  */
-export async function checkFlagUse(db: Queryable, projectId: number, nodes: CohortNode[], self: CohortNode): Promise<void> {
+export async function checkFlagUse(db: ReadHandle, projectId: number, nodes: CohortNode[], self: CohortNode): Promise<void> {
   if (self.is_static) return;
   const byId = graphWith(nodes, self);
   const reached = reachableCohorts([self.id], byId);
@@ -74,7 +74,7 @@ function firstNames(names: string[]): string {
 }
 
 /** A cohort still used by an active flag or as criteria of another live cohort is not deleted. */
-export async function checkDeletable(db: Queryable, projectId: number, nodes: CohortNode[], cohortId: number): Promise<void> {
+export async function checkDeletable(db: ReadHandle, projectId: number, nodes: CohortNode[], cohortId: number): Promise<void> {
   const flags = await activeFlagsUsingCohorts(db, projectId, [cohortId]);
   if (flags.length > 0) {
     throw validationError(

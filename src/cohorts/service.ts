@@ -3,7 +3,7 @@
  * `cohort` change notice (the SDK definitions cache listens); definition changes in a project are
  * serialised so that two writes cannot close a loop between them.
  */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
 import { ApiError, notFound, validationError } from '../kernel/errors.ts';
@@ -90,7 +90,7 @@ async function recount(deps: CohortDeps, db: WriteTx, projectId: number, nodes: 
   return calculateCount(deps, db, projectId, self.id);
 }
 
-async function reread(db: Queryable, projectId: number, id: number): Promise<CohortRecord> {
+async function reread(db: ReadHandle, projectId: number, id: number): Promise<CohortRecord> {
   const cohort = await findCohort(db, projectId, id);
   if (!cohort) throw new Error(`cohort ${id} vanished inside its own transaction`);
   return cohort;

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../accounts/users/user-summary.ts';
 
@@ -30,7 +30,7 @@ const SELECT_COHORT = `SELECT c.id, c.project_id, c.name, c.description, c.filte
 /** Filters on events anywhere in a cohort's filters (jsonpath over the stored document). */
 const BEHAVIORAL_SQL = `jsonb_path_exists(c.filters, '$.** ? (@.type == "behavioral" || @.type == "event")')`;
 
-export async function findCohort(db: Queryable, projectId: number, id: number, forUpdate = false): Promise<CohortRecord | null> {
+export async function findCohort(db: ReadHandle, projectId: number, id: number, forUpdate = false): Promise<CohortRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF c' : '';
   const { rows } = await db.query<CohortRecord>(`${SELECT_COHORT} WHERE c.project_id = $1 AND c.id = $2${lock}`, [projectId, id]);
   return rows[0] ?? null;
@@ -44,7 +44,7 @@ export interface CohortListFilter {
 }
 
 /** Live cohorts, newest first. */
-export async function listCohorts(db: Queryable, projectId: number, filter: CohortListFilter): Promise<{ count: number; rows: CohortRecord[] }> {
+export async function listCohorts(db: ReadHandle, projectId: number, filter: CohortListFilter): Promise<{ count: number; rows: CohortRecord[] }> {
   const params: unknown[] = [projectId];
   let where = 'c.project_id = $1 AND NOT c.deleted';
   if (filter.search) {
@@ -137,7 +137,7 @@ export interface CohortNode {
 }
 
 /** Every live cohort of the project, for reference and loop checks and for evaluation. */
-export async function liveCohorts(db: Queryable, projectId: number): Promise<CohortNode[]> {
+export async function liveCohorts(db: ReadHandle, projectId: number): Promise<CohortNode[]> {
   const { rows } = await db.query<CohortNode>(
     'SELECT id, name, is_static, filters FROM cohorts WHERE project_id = $1 AND NOT deleted ORDER BY id',
     [projectId],
@@ -146,7 +146,7 @@ export async function liveCohorts(db: Queryable, projectId: number): Promise<Coh
 }
 
 /** Live cohorts of the project with these ids. */
-export async function liveCohortsByIds(db: Queryable, projectId: number, ids: number[]): Promise<CohortNode[]> {
+export async function liveCohortsByIds(db: ReadHandle, projectId: number, ids: number[]): Promise<CohortNode[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<CohortNode>(
     'SELECT id, name, is_static, filters FROM cohorts WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted',
@@ -162,7 +162,7 @@ export interface FlagRef {
 }
 
 /** Active, live flags of the project with a cohort condition on one of these cohorts, by key. */
-export async function activeFlagsUsingCohorts(db: Queryable, projectId: number, cohortIds: number[]): Promise<FlagRef[]> {
+export async function activeFlagsUsingCohorts(db: ReadHandle, projectId: number, cohortIds: number[]): Promise<FlagRef[]> {
   if (cohortIds.length === 0) return [];
   const { rows } = await db.query<FlagRef>(
     `SELECT f.id, f.key, f.name FROM feature_flags f
@@ -228,7 +228,7 @@ export async function removeMember(db: WriteTx, cohortId: number, personId: numb
   await db.query('DELETE FROM cohort_people WHERE cohort_id = $1 AND person_id = $2', [cohortId, personId]);
 }
 
-export async function findPersonId(db: Queryable, projectId: number, ref: { uuid?: string; distinctId?: string }): Promise<number | null> {
+export async function findPersonId(db: ReadHandle, projectId: number, ref: { uuid?: string; distinctId?: string }): Promise<number | null> {
   if (ref.uuid !== undefined && !UUID.test(ref.uuid)) return null;
   const { rows } = ref.uuid !== undefined
     ? await db.query<{ id: number }>('SELECT id FROM persons WHERE project_id = $1 AND uuid = $2::uuid', [projectId, ref.uuid])
@@ -240,7 +240,7 @@ export async function findPersonId(db: Queryable, projectId: number, ref: { uuid
 }
 
 /** One page of a static cohort's members, in person order. */
-export async function staticMembers(db: Queryable, cohortId: number, limit: number, offset: number): Promise<MemberRow[]> {
+export async function staticMembers(db: ReadHandle, cohortId: number, limit: number, offset: number): Promise<MemberRow[]> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${PERSON_COLUMNS} FROM cohort_people cp JOIN persons p ON p.id = cp.person_id
       WHERE cp.cohort_id = $1 ORDER BY p.id LIMIT $2 OFFSET $3`,

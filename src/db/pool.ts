@@ -11,8 +11,6 @@ export type PoolClient = pg.PoolClient;
  * `WriteTx` (or, for the few documented writes outside a unit, a `PoolWrite`), never this.
  */
 export type ReadHandle = Pick<pg.Pool, 'query'>;
-/** @deprecated the old name of ReadHandle. */
-export type Queryable = ReadHandle;
 
 /** Every wait on the database ends; 0 turns one off (PostgreSQL's meaning). */
 export interface DatabaseTimeouts {

@@ -1,5 +1,6 @@
 import type { Kernel } from '../kernel/deps.ts';
 import type { ReadHandle } from '../db/pool.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import { ExtensionPoint } from '../kernel/extensions.ts';
 import { ingestedEvents } from '../kernel/metrics/metrics.ts';
@@ -27,11 +28,6 @@ export interface IngestResult {
   stored: number;
   /** Events already stored (a retried request) or repeated within the request. */
   duplicates: number;
-}
-
-/** Two batches creating the same person at once: the loser's whole batch simply runs again. */
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
 }
 
 /** What one ingestion endpoint keeps between requests: its definitions cache and its processors. */
@@ -74,7 +70,9 @@ export async function ingest(
   events: IncomingEvent[],
   setup: IngestSetup,
 ): Promise<IngestResult> {
-  const counts = await deps.units.run((unit) => ingestIn(unit, projectId, events, setup), { retry: true, retryAlso: isUniqueViolation });
+  // Two batches creating the same person at once: the loser's whole batch simply runs again.
+  const retryAlso = (error: unknown) => isUniqueViolation(error);
+  const counts = await deps.units.run((unit) => ingestIn(unit, projectId, events, setup), { retry: true, retryAlso });
   ingestedEvents.inc({ result: 'stored' }, counts.stored);
   ingestedEvents.inc({ result: 'duplicate' }, counts.duplicates);
   return counts;

@@ -1,16 +1,16 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { INSERT_CHUNK_ROWS } from './ingestion/limits.ts';
 import type { IncomingEvent } from './types.ts';
 import type { WriteTx } from '../db/unit-of-work.ts';
 
 /** The project whose public token (`phc_…`) this is, or null. */
-export async function findProjectIdByToken(db: Queryable, token: string): Promise<number | null> {
+export async function findProjectIdByToken(db: ReadHandle, token: string): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM projects WHERE api_token = $1', [token]);
   return rows[0]?.id ?? null;
 }
 
 /** Which of these event uuids the project already holds. */
-export async function findStoredUuids(db: Queryable, projectId: number, uuids: string[]): Promise<Set<string>> {
+export async function findStoredUuids(db: ReadHandle, projectId: number, uuids: string[]): Promise<Set<string>> {
   if (uuids.length === 0) return new Set();
   const { rows } = await db.query<{ uuid: string }>(
     'SELECT uuid::text AS uuid FROM events WHERE project_id = $1 AND uuid = ANY($2::uuid[])',

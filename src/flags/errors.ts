@@ -8,9 +8,3 @@ export const tooManyFlags = (limit: number) =>
     null,
     'max_flags',
   );
-
-export const UNIQUE_VIOLATION = '23505';
-
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: string }).code === UNIQUE_VIOLATION;
-}

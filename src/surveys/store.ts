@@ -1,5 +1,5 @@
 /** The survey writes and the list query (the read of one survey is read-store.ts). */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { SurveyRecord } from './record.ts';
@@ -93,7 +93,7 @@ export async function deleteSurvey(db: WriteTx, id: string): Promise<void> {
 }
 
 /** Another survey of the project (not `exceptId`) holds this name. */
-export async function surveyNameTaken(db: Queryable, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
+export async function surveyNameTaken(db: ReadHandle, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
   const { rowCount } = await db.query(
     'SELECT 1 FROM surveys WHERE project_id = $1 AND name = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)',
     [projectId, name, exceptId],
@@ -112,7 +112,7 @@ export interface SurveyListFilter {
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of the project's surveys, newest first, and how many match in all. */
-export async function listSurveys(db: Queryable, projectId: number, filter: SurveyListFilter): Promise<{ count: number; surveys: SurveyRecord[] }> {
+export async function listSurveys(db: ReadHandle, projectId: number, filter: SurveyListFilter): Promise<{ count: number; surveys: SurveyRecord[] }> {
   const args: unknown[] = [projectId];
   let where = 's.project_id = $1';
   if (filter.search !== undefined && filter.search !== '') {

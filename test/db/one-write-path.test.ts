@@ -8,12 +8,10 @@ const SRC = new URL('../../src/', import.meta.url).pathname;
 /**
  * Writes are kept inside units of work by their types (test/db/write-handles.typecheck.ts proves
  * it at the type check). What types cannot see: a transaction opened by hand, and a cast that
- * makes a write handle. Outside src/db, a transaction of one's own is only for read-only
- * snapshots and the survey jobs' lock (a transaction that holds an advisory lock, writing nothing).
+ * makes a write handle. Read snapshots are src/db's (read-snapshot.ts); outside src/db, a
+ * transaction of one's own is only the survey jobs' lock (one that holds an advisory lock, writing nothing).
  */
 const ALLOWED = new Set([
-  'surveys/responses/read-snapshot.ts',
-  'events/codegen/store.ts',
   'surveys/lifecycle/jobs.ts',
 ]);
 

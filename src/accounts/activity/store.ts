@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { Change } from './changes.ts';
@@ -50,7 +50,7 @@ export interface ActivityFilter {
   offset: number;
 }
 
-export async function listActivity(db: Queryable, filter: ActivityFilter): Promise<{ total: number; entries: ActivityEntry[] }> {
+export async function listActivity(db: ReadHandle, filter: ActivityFilter): Promise<{ total: number; entries: ActivityEntry[] }> {
   const params: unknown[] = [filter.projectId, filter.scope];
   let where = 'a.project_id = $1 AND a.scope = $2';
   if (filter.itemId !== undefined) {

@@ -1,5 +1,5 @@
 import type { AccountsDeps } from '../deps.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { requiredField, validationError } from '../../kernel/errors.ts';
@@ -26,7 +26,7 @@ const invalidInvite = () => validationError('The provided invite ID is not valid
  * PostHog's checks of an invite, in its words: it exists and has not expired; signed in, it is for
  * this person's address and they are not a member yet; otherwise the address has no account yet.
  */
-async function usableInvite(db: Queryable, rawId: string, visitor: Visitor | null, lock = false): Promise<SignupInvite> {
+async function usableInvite(db: ReadHandle, rawId: string, visitor: Visitor | null, lock = false): Promise<SignupInvite> {
   const invite = isUuid(rawId) ? await findSignupInvite(db, rawId.toLowerCase(), lock) : null;
   if (!invite) throw invalidInvite();
   if (invite.is_expired) throw validationError('This invite has expired. Please ask your admin for a new one.', null, 'expired');

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { Level } from '../members/store.ts';
@@ -34,7 +34,7 @@ export async function insertInvite(
   return (await findInvite(db, invite.organizationId, rows[0].id))!;
 }
 
-export async function findInvite(db: Queryable, organizationId: string, id: string): Promise<InviteRow | null> {
+export async function findInvite(db: ReadHandle, organizationId: string, id: string): Promise<InviteRow | null> {
   const { rows } = await db.query<InviteRow>(
     `SELECT ${INVITE_COLUMNS} FROM organization_invites i LEFT JOIN users u ON u.id = i.created_by
       WHERE i.organization_id = $1 AND i.id = $2`,
@@ -44,7 +44,7 @@ export async function findInvite(db: Queryable, organizationId: string, id: stri
 }
 
 export async function listInvites(
-  db: Queryable,
+  db: ReadHandle,
   organizationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: InviteRow[] }> {
@@ -59,7 +59,7 @@ export async function listInvites(
   return { count: count.rows[0].n, rows };
 }
 
-export async function hasLiveInviteFor(db: Queryable, organizationId: string, email: string): Promise<boolean> {
+export async function hasLiveInviteFor(db: ReadHandle, organizationId: string, email: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `SELECT 1 FROM organization_invites i WHERE i.organization_id = $1 AND lower(i.target_email) = lower($2) AND NOT (${EXPIRED_SQL})`,
     [organizationId, email],
@@ -80,7 +80,7 @@ export async function deleteInvite(db: WriteTx, organizationId: string, id: stri
   return (rowCount ?? 0) > 0;
 }
 
-export async function isMemberByEmail(db: Queryable, organizationId: string, email: string): Promise<boolean> {
+export async function isMemberByEmail(db: ReadHandle, organizationId: string, email: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `SELECT 1 FROM organization_memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`,
@@ -101,7 +101,7 @@ export interface SignupInvite {
 }
 
 /** `lock`: the invite row stays locked until the transaction ends (a sign-up racing another). */
-export async function findSignupInvite(db: Queryable, id: string, lock = false): Promise<SignupInvite | null> {
+export async function findSignupInvite(db: ReadHandle, id: string, lock = false): Promise<SignupInvite | null> {
   if (lock) await db.query("SET LOCAL lock_timeout = '5s'");
   const { rows } = await db.query<SignupInvite>(
     `SELECT i.id, i.organization_id, o.name AS organization_name, i.target_email, i.first_name, i.level, ${EXPIRED_SQL} AS is_expired

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Membership } from '../auth/principal.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
@@ -18,7 +18,7 @@ export interface MemberRow {
 const MEMBER_COLUMNS = `m.id, m.user_id, ${userSummarySql('u')} AS user, m.level, m.joined_at, m.updated_at, u.last_login`;
 
 export async function listMembers(
-  db: Queryable,
+  db: ReadHandle,
   organizationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: MemberRow[] }> {
@@ -36,7 +36,7 @@ export async function listMembers(
 }
 
 /** The member with this user uuid (read under lockOrganization when it decides a change). */
-export async function findMemberByUserUuid(db: Queryable, organizationId: string, userUuid: string): Promise<MemberRow | null> {
+export async function findMemberByUserUuid(db: ReadHandle, organizationId: string, userUuid: string): Promise<MemberRow | null> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND u.uuid = $2`,
@@ -45,7 +45,7 @@ export async function findMemberByUserUuid(db: Queryable, organizationId: string
   return rows[0] ?? null;
 }
 
-export async function findMemberByUserId(db: Queryable, organizationId: string, userId: number): Promise<MemberRow | null> {
+export async function findMemberByUserId(db: ReadHandle, organizationId: string, userId: number): Promise<MemberRow | null> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND m.user_id = $2`,
@@ -64,7 +64,7 @@ export async function lockOrganization(db: WriteTx, organizationId: string): Pro
   return (rowCount ?? 0) > 0;
 }
 
-export async function countOwners(db: Queryable, organizationId: string): Promise<number> {
+export async function countOwners(db: ReadHandle, organizationId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM organization_memberships WHERE organization_id = $1 AND level = 'owner'",
     [organizationId],

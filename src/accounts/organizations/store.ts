@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Membership } from '../auth/principal.ts';
 import type { KeyReach } from './reach.ts';
@@ -38,7 +38,7 @@ export async function ensureOwnerMembership(db: WriteTx, organizationId: string,
   );
 }
 
-export async function firstOwnerOf(db: Queryable, organizationId: string): Promise<number | null> {
+export async function firstOwnerOf(db: ReadHandle, organizationId: string): Promise<number | null> {
   const { rows } = await db.query<{ user_id: number }>(
     "SELECT user_id FROM organization_memberships WHERE organization_id = $1 AND level = 'owner' ORDER BY joined_at, user_id LIMIT 1",
     [organizationId],
@@ -46,7 +46,7 @@ export async function firstOwnerOf(db: Queryable, organizationId: string): Promi
   return rows[0]?.user_id ?? null;
 }
 
-export async function findOrganization(db: Queryable, id: string): Promise<OrganizationRow | null> {
+export async function findOrganization(db: ReadHandle, id: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]);
   return rows[0] ?? null;
 }
@@ -61,7 +61,7 @@ const ORGANIZATION_OF_USER_COLUMNS = `o.id, o.name, o.slug, o.created_at, o.upda
 
 /** The organizations a key reaches: the user's memberships, narrowed by the key's scoping. */
 export async function listReachableOrganizations(
-  db: Queryable,
+  db: ReadHandle,
   reach: KeyReach,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: OrganizationOfUser[] }> {
@@ -84,7 +84,7 @@ export async function listReachableOrganizations(
 }
 
 /** One organization as its member `userId` sees it; null when it is unknown or they are not a member. */
-export async function findOrganizationOfUser(db: Queryable, id: string, userId: number): Promise<OrganizationOfUser | null> {
+export async function findOrganizationOfUser(db: ReadHandle, id: string, userId: number): Promise<OrganizationOfUser | null> {
   const { rows } = await db.query<OrganizationOfUser>(
     `SELECT ${ORGANIZATION_OF_USER_COLUMNS} FROM organizations o
        JOIN organization_memberships m ON m.organization_id = o.id AND m.user_id = $2

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { generateSecret, hashSecret, maskSecret } from '../auth/keys.ts';
 import type { KeyReach } from '../organizations/reach.ts';
@@ -43,7 +43,7 @@ export async function insertProject(
   return { project: rows[0], secretToken };
 }
 
-export async function findProject(db: Queryable, id: number): Promise<ProjectRow | null> {
+export async function findProject(db: ReadHandle, id: number): Promise<ProjectRow | null> {
   const { rows } = await db.query<ProjectRow>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
@@ -53,7 +53,7 @@ export async function findProject(db: Queryable, id: number): Promise<ProjectRow
  * optionally inside one organization; all of them when `page` is absent.
  */
 export async function listReachableProjects(
-  db: Queryable,
+  db: ReadHandle,
   reach: KeyReach,
   filter: { organizationId?: string } = {},
   page?: { limit: number; offset: number },
@@ -135,7 +135,7 @@ export async function deleteProject(db: WriteTx, project: { id: number; organiza
 }
 
 /** The organization's first project (the one a new member starts in), or null. */
-export async function firstProjectOf(db: Queryable, organizationId: string): Promise<number | null> {
+export async function firstProjectOf(db: ReadHandle, organizationId: string): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM projects WHERE organization_id = $1 ORDER BY id LIMIT 1', [organizationId]);
   return rows[0]?.id ?? null;
 }

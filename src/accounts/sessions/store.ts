@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteHandle, WriteTx } from '../../db/unit-of-work.ts';
 
 export interface NewSession {
@@ -58,7 +58,7 @@ export interface LoginUser {
 }
 
 /** The account the address names (PostgreSQL's `lower()` on both sides), and the address as that fold spells it. */
-export async function findLoginUser(db: Queryable, email: string): Promise<{ user: LoginUser | null; folded: string }> {
+export async function findLoginUser(db: ReadHandle, email: string): Promise<{ user: LoginUser | null; folded: string }> {
   const { rows } = await db.query<{ id: number | null; password_hash: string | null; folded: string }>(
     `SELECT u.id, u.password_hash, lower($1) AS folded
        FROM (SELECT 1) AS one LEFT JOIN users u ON lower(u.email) = lower($1)`,
@@ -80,7 +80,7 @@ export interface ThrottleState {
 }
 
 export async function readThrottle(
-  db: Queryable,
+  db: ReadHandle,
   key: { account: string; address: string },
   rule: { windowMs: number; accountLimit: number; addressLimit: number },
 ): Promise<ThrottleState> {

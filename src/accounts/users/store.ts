@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { UserRow } from './user-summary.ts';
 
@@ -21,7 +22,7 @@ export async function insertUser(db: WriteTx, user: NewUser): Promise<{ id: numb
 }
 
 /** Whatever the case: two accounts may not differ by case alone. */
-export async function findUserIdByEmail(db: Queryable, email: string): Promise<number | null> {
+export async function findUserIdByEmail(db: ReadHandle, email: string): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
   return rows[0]?.id ?? null;
 }
@@ -33,7 +34,7 @@ export interface UserRecord extends UserRow {
   password_hash: string | null;
 }
 
-export async function findUser(db: Queryable, id: number): Promise<UserRecord | null> {
+export async function findUser(db: ReadHandle, id: number): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
     `SELECT id, uuid, distinct_id, first_name, last_name, email, is_email_verified, hedgehog_config,
             role_at_organization, current_organization_id::text AS current_organization_id, current_project_id, created_at,
@@ -84,7 +85,7 @@ export async function updateProfile(db: WriteTx, userId: number, changes: Profil
     );
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') return false;
+    if (isUniqueViolation(error)) return false;
     throw error;
   }
 }

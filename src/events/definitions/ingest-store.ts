@@ -1,17 +1,17 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 
 /**
  * Runs the write and answers the id of the transaction it ran in, in the same round trip, so
  * the cache can later ask whether that transaction committed.
  */
-async function writtenBy(db: Queryable, write: string, params: unknown[]): Promise<string> {
+async function writtenBy(db: ReadHandle, write: string, params: unknown[]): Promise<string> {
   const { rows } = await db.query<{ txid: string }>(`WITH w AS (${write}) SELECT txid_current()::text AS txid`, params);
   return rows[0].txid;
 }
 
 /** committed, aborted or in progress per transaction id; absent when PostgreSQL no longer knows. */
-export async function transactionStatuses(db: Queryable, txids: string[]): Promise<Map<string, string>> {
+export async function transactionStatuses(db: ReadHandle, txids: string[]): Promise<Map<string, string>> {
   const { rows } = await db.query<{ txid: string; status: string | null }>(
     'SELECT t AS txid, txid_status(t::bigint) AS status FROM unnest($1::text[]) AS t',
     [txids],
@@ -69,7 +69,7 @@ export async function insertEventProperties(db: WriteTx, projectId: number, pair
 }
 
 /** The indexes of these group types in the project; unknown types are absent. */
-export async function groupTypeIndexes(db: Queryable, projectId: number, groupTypes: string[]): Promise<Map<string, number>> {
+export async function groupTypeIndexes(db: ReadHandle, projectId: number, groupTypes: string[]): Promise<Map<string, number>> {
   const { rows } = await db.query<{ group_type: string; group_type_index: number }>(
     'SELECT group_type, group_type_index FROM group_type_mappings WHERE project_id = $1 AND group_type = ANY($2::text[])',
     [projectId, groupTypes],

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql, type UserSummary } from '../../accounts/users/user-summary.ts';
@@ -52,18 +52,18 @@ const SELECT = `SELECT d.id, d.project_id, d.name, d.created_at, d.last_seen_at,
   LEFT JOIN users uu ON uu.id = d.updated_by_id
   LEFT JOIN users vu ON vu.id = d.verified_by_id`;
 
-export async function findDefinition(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<DefinitionRecord | null> {
+export async function findDefinition(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<DefinitionRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF d' : '';
   const { rows } = await db.query<DefinitionRecord>(`${SELECT} WHERE d.project_id = $1 AND d.id = $2${lock}`, [projectId, id]);
   return rows[0] ?? null;
 }
 
-export async function findDefinitionByName(db: Queryable, projectId: number, name: string): Promise<DefinitionRecord | null> {
+export async function findDefinitionByName(db: ReadHandle, projectId: number, name: string): Promise<DefinitionRecord | null> {
   const { rows } = await db.query<DefinitionRecord>(`${SELECT} WHERE d.project_id = $1 AND d.name = $2`, [projectId, name]);
   return rows[0] ?? null;
 }
 
-export async function definitionNameTaken(db: Queryable, projectId: number, name: string): Promise<boolean> {
+export async function definitionNameTaken(db: ReadHandle, projectId: number, name: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_definitions WHERE project_id = $1 AND name = $2', [projectId, name]);
   return (rowCount ?? 0) > 0;
 }
@@ -132,7 +132,7 @@ export async function deleteDefinition(db: WriteTx, id: string): Promise<void> {
 }
 
 /** The user is a member of the organization. */
-export async function isOrganizationMember(db: Queryable, organizationId: string, userId: number): Promise<boolean> {
+export async function isOrganizationMember(db: ReadHandle, organizationId: string, userId: number): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM organization_memberships WHERE organization_id = $1 AND user_id = $2', [
     organizationId,
     userId,
@@ -140,7 +140,7 @@ export async function isOrganizationMember(db: Queryable, organizationId: string
   return (rowCount ?? 0) > 0;
 }
 
-export async function userExists(db: Queryable, userId: number): Promise<boolean> {
+export async function userExists(db: ReadHandle, userId: number): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
   return (rowCount ?? 0) > 0;
 }
@@ -174,7 +174,7 @@ function conditionsOf(projectId: number, filter: DefinitionListFilter): Conditio
 }
 
 export async function listDefinitions(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   filter: DefinitionListFilter,
   page: Page,
@@ -190,7 +190,7 @@ export async function listDefinitions(
 }
 
 /** Events of that name stored in the last 30 days, and the newest one's time. */
-export async function eventVolume(db: Queryable, projectId: number, name: string): Promise<{ volume: number; lastSeen: Date | null }> {
+export async function eventVolume(db: ReadHandle, projectId: number, name: string): Promise<{ volume: number; lastSeen: Date | null }> {
   const { rows } = await db.query<{ volume: number; last_seen: Date | null }>(
     `SELECT (SELECT count(*)::int FROM events
               WHERE project_id = $1 AND event = $2 AND timestamp > now() - interval '30 days') AS volume,
@@ -201,7 +201,7 @@ export async function eventVolume(db: Queryable, projectId: number, name: string
 }
 
 /** Events of that name per UTC day from `from` (a UTC midnight) on; days without events are absent. */
-export async function eventVolumeByDay(db: Queryable, projectId: number, name: string, from: Date): Promise<Array<{ day: string; count: number }>> {
+export async function eventVolumeByDay(db: ReadHandle, projectId: number, name: string, from: Date): Promise<Array<{ day: string; count: number }>> {
   const { rows } = await db.query<{ day: string; count: number }>(
     `SELECT to_char((timestamp AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS count
        FROM events

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { changedFields, type Change } from '../../accounts/activity/changes.ts';
 import { recordActivity } from '../../accounts/activity/store.ts';
@@ -41,7 +41,7 @@ async function record(db: WriteTx, row: PropertyRecord, activity: string, change
   });
 }
 
-export async function getProperty(db: Queryable, projectId: number, rawId: string): Promise<PropertyDefinition> {
+export async function getProperty(db: ReadHandle, projectId: number, rawId: string): Promise<PropertyDefinition> {
   const row = await findProperty(db, projectId, uuidOrNotFound(rawId));
   if (!row) throw notFound();
   return presentProperty(row);

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql, type UserSummary } from '../../accounts/users/user-summary.ts';
@@ -44,7 +44,7 @@ const FROM = `FROM property_definitions p
   LEFT JOIN users uu ON uu.id = p.updated_by_id
   LEFT JOIN users vu ON vu.id = p.verified_by_id`;
 
-export async function findProperty(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<PropertyRecord | null> {
+export async function findProperty(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<PropertyRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF p' : '';
   const { rows } = await db.query<PropertyRecord>(
     `SELECT ${columns('NULL::boolean')} ${FROM} WHERE p.project_id = $1 AND p.id = $2${lock}`,
@@ -72,7 +72,7 @@ export async function deleteProperty(db: WriteTx, row: PropertyRecord): Promise<
 }
 
 export async function listProperties(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   filter: PropertyListFilter,
   page: Page,

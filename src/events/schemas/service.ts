@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import { notFound, requiredField, validationError } from '../../kernel/errors.ts';
 import { isUuid, refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
-import { isUniqueViolation } from '../taxonomy/sql.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { CreateEventSchemaBody, CreateGroupBody, EventSchema, PropertyGroup, SchemaPropertyInput, UpdateGroupBody } from './schemas.ts';
 import {
   deleteEventSchema,
@@ -80,7 +80,7 @@ export async function createGroup(units: UnitsOfWork, projectId: number, actorId
   }
 }
 
-export async function getGroup(db: Queryable, projectId: number, rawId: string): Promise<PropertyGroup> {
+export async function getGroup(db: ReadHandle, projectId: number, rawId: string): Promise<PropertyGroup> {
   const group = await findGroup(db, projectId, uuidOrNotFound(rawId));
   if (!group) throw notFound();
   return group;
@@ -157,7 +157,7 @@ export async function createEventSchema(units: UnitsOfWork, projectId: number, b
   });
 }
 
-export async function getEventSchema(db: Queryable, projectId: number, rawId: string): Promise<EventSchema> {
+export async function getEventSchema(db: ReadHandle, projectId: number, rawId: string): Promise<EventSchema> {
   const schema = await findEventSchema(db, projectId, uuidOrNotFound(rawId));
   if (!schema) throw notFound();
   return schema;

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql } from '../../accounts/users/user-summary.ts';
@@ -21,14 +21,14 @@ const groupJson = (g: string, cu: string) => `json_build_object(
 
 const SELECT_GROUP = `SELECT ${groupJson('g', 'cu')} AS body FROM schema_property_groups g LEFT JOIN users cu ON cu.id = g.created_by_id`;
 
-export async function findGroup(db: Queryable, projectId: number, id: string): Promise<PropertyGroup | null> {
+export async function findGroup(db: ReadHandle, projectId: number, id: string): Promise<PropertyGroup | null> {
   const { rows } = await db.query<{ body: PropertyGroup }>(`${SELECT_GROUP} WHERE g.project_id = $1 AND g.id = $2`, [projectId, id]);
   return rows[0]?.body ?? null;
 }
 
 /** The group row alone (project, name), locked when asked. */
 export async function findGroupRow(
-  db: Queryable,
+  db: ReadHandle,
   id: string,
   forUpdate = false,
 ): Promise<{ id: string; project_id: number; name: string } | null> {
@@ -39,7 +39,7 @@ export async function findGroupRow(
   return rows[0] ?? null;
 }
 
-export async function listGroups(db: Queryable, projectId: number, page: Page): Promise<{ count: number; results: PropertyGroup[] }> {
+export async function listGroups(db: ReadHandle, projectId: number, page: Page): Promise<{ count: number; results: PropertyGroup[] }> {
   const [count, rows] = await Promise.all([
     db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_property_groups WHERE project_id = $1', [projectId]),
     db.query<{ body: PropertyGroup }>(`${SELECT_GROUP} WHERE g.project_id = $1 ORDER BY g.name COLLATE "C" LIMIT $2 OFFSET $3`, [
@@ -51,7 +51,7 @@ export async function listGroups(db: Queryable, projectId: number, page: Page): 
   return { count: count.rows[0].n, results: rows.rows.map((r) => r.body) };
 }
 
-export async function groupNameTaken(db: Queryable, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
+export async function groupNameTaken(db: ReadHandle, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
   const { rowCount } = await db.query(
     'SELECT 1 FROM schema_property_groups WHERE project_id = $1 AND name = $2 AND id IS DISTINCT FROM $3::uuid',
     [projectId, name, exceptId],
@@ -90,7 +90,7 @@ export interface StoredProperty {
   updated_at: Date;
 }
 
-export async function groupProperties(db: Queryable, groupId: string): Promise<StoredProperty[]> {
+export async function groupProperties(db: ReadHandle, groupId: string): Promise<StoredProperty[]> {
   const { rows } = await db.query<StoredProperty>(
     `SELECT id, name, property_type, is_required, is_optional_in_types, description, created_at, updated_at
        FROM schema_property_group_properties WHERE property_group_id = $1`,
@@ -135,7 +135,7 @@ const SELECT_SCHEMA = `SELECT s.id, s.event_definition_id AS event_definition, $
   LEFT JOIN users cu ON cu.id = g.created_by_id`;
 
 export async function listEventSchemas(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   eventDefinitionId: string | null,
   page: Page,
@@ -156,17 +156,17 @@ export async function listEventSchemas(
   return { count: count.rows[0].n, results: rows.rows };
 }
 
-export async function findEventSchema(db: Queryable, projectId: number, id: string): Promise<EventSchema | null> {
+export async function findEventSchema(db: ReadHandle, projectId: number, id: string): Promise<EventSchema | null> {
   const { rows } = await db.query<EventSchema>(`${SELECT_SCHEMA} WHERE d.project_id = $1 AND s.id = $2`, [projectId, id]);
   return rows[0] ?? null;
 }
 
-export async function eventDefinitionInProject(db: Queryable, projectId: number, id: string): Promise<boolean> {
+export async function eventDefinitionInProject(db: ReadHandle, projectId: number, id: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_definitions WHERE project_id = $1 AND id = $2', [projectId, id]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function linkExists(db: Queryable, eventDefinitionId: string, groupId: string): Promise<boolean> {
+export async function linkExists(db: ReadHandle, eventDefinitionId: string, groupId: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_schemas WHERE event_definition_id = $1 AND property_group_id = $2', [
     eventDefinitionId,
     groupId,

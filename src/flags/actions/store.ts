@@ -1,8 +1,8 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 
 /** Keys of the live flags of the project with these ids. */
-export async function liveFlagKeys(db: Queryable, projectId: number, ids: number[]): Promise<Array<{ id: number; key: string }>> {
+export async function liveFlagKeys(db: ReadHandle, projectId: number, ids: number[]): Promise<Array<{ id: number; key: string }>> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<{ id: number; key: string }>(
     'SELECT id, key FROM feature_flags WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted ORDER BY id',

@@ -1,5 +1,5 @@
 /** SQL of the lifecycle jobs: the surveys each job looks at, and the fields the jobs write. */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import type { SurveyRecord } from '../record.ts';
@@ -8,7 +8,7 @@ import type { SurveyRecord } from '../record.ts';
 export const SURVEY_JOBS_LOCK: readonly [number, number] = [727_020, 0];
 
 /** Takes the round's lock on `db`'s open transaction; false when another process holds it. */
-export async function tryJobsLock(db: Queryable): Promise<boolean> {
+export async function tryJobsLock(db: ReadHandle): Promise<boolean> {
   const { rows } = await db.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, $2::int) AS locked', [...SURVEY_JOBS_LOCK]);
   return rows[0].locked;
 }
@@ -18,7 +18,7 @@ export async function tryJobsLock(db: Queryable): Promise<boolean> {
 const CANDIDATE = 'SELECT s.*, NULL::json AS created_by FROM surveys s';
 
 /** Running recurring surveys (reference §4.2: a start date, no end date, an iteration count). */
-export async function iterationCandidates(db: Queryable): Promise<SurveyRecord[]> {
+export async function iterationCandidates(db: ReadHandle): Promise<SurveyRecord[]> {
   const { rows } = await db.query<SurveyRecord>(
     `${CANDIDATE} WHERE s.start_date IS NOT NULL AND s.end_date IS NULL AND s.iteration_count > 0 AND s.iteration_frequency_days > 0`,
   );
@@ -28,7 +28,7 @@ export async function iterationCandidates(db: Queryable): Promise<SurveyRecord[]
 export type SamplingCandidate = SurveyRecord & { sampling_flag_filters: FlagFilters | null };
 
 /** Running surveys with a sampling schedule and a sampling flag (reference §4.3), with the flag's filters. */
-export async function samplingCandidates(db: Queryable): Promise<SamplingCandidate[]> {
+export async function samplingCandidates(db: ReadHandle): Promise<SamplingCandidate[]> {
   const { rows } = await db.query<SamplingCandidate>(
     `SELECT s.*, NULL::json AS created_by, f.filters AS sampling_flag_filters
        FROM surveys s JOIN feature_flags f ON f.id = s.internal_response_sampling_flag_id AND NOT f.deleted
@@ -38,7 +38,7 @@ export async function samplingCandidates(db: Queryable): Promise<SamplingCandida
 }
 
 /** Launched surveys with a responses limit that have not ended, by project. */
-export async function limitCandidates(db: Queryable): Promise<Map<number, SurveyRecord[]>> {
+export async function limitCandidates(db: ReadHandle): Promise<Map<number, SurveyRecord[]>> {
   const { rows } = await db.query<SurveyRecord>(
     `${CANDIDATE} WHERE s.responses_limit IS NOT NULL AND s.end_date IS NULL AND s.start_date IS NOT NULL ORDER BY s.project_id, s.id`,
   );

@@ -1,5 +1,5 @@
 /** What a lifecycle job is made of; runner.ts runs every job the same way. */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import type { FlagCache } from '../../flags/cache.ts';
 import type { Change } from '../../accounts/activity/changes.ts';
@@ -37,7 +37,7 @@ export interface SurveyJob<C> {
   /** PostHog's task name, written as `detail.trigger.job_type`. */
   jobType: string;
   /** The surveys with something due at `now` (read without locks; `apply` decides again). */
-  candidates(db: Queryable, now: Date): Promise<Candidate<C>[]>;
+  candidates(db: ReadHandle, now: Date): Promise<Candidate<C>[]>;
   /**
    * Decides again on the survey as locked now (another process or a PATCH may have changed it)
    * and writes the change: its fields (updateSurveyLifecycle) and its flags. null = nothing due.

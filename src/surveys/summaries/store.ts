@@ -1,5 +1,5 @@
 /** SQL of the local summaries: the answers they read and the caches on the survey row. */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { PoolWrite } from '../../db/unit-of-work.ts';
 
 /** Enough rows that dropping predefined choices and low-quality answers still leaves 100. */
@@ -40,7 +40,7 @@ export interface AnswerQuery {
  * One answer per response (the latest event of each submission; events without a submission id
  * each count), newest first, archived responses left out, null and empty answers skipped.
  */
-export async function loadAnswers(db: Queryable, query: AnswerQuery): Promise<unknown[]> {
+export async function loadAnswers(db: ReadHandle, query: AnswerQuery): Promise<unknown[]> {
   const [first, second = first] = query.keys;
   const answer = `coalesce(nullif(e.properties->$5, 'null'::jsonb), nullif(e.properties->$6, 'null'::jsonb))`;
   const { rows } = await db.query<{ answer: unknown }>(
@@ -68,7 +68,7 @@ export interface ResponseSampleQuery {
 }
 
 /** The newest responses' event properties, at most `limit` + 1 (the extra one tells that more exist). */
-export async function loadResponseSample(db: Queryable, query: ResponseSampleQuery): Promise<Record<string, unknown>[]> {
+export async function loadResponseSample(db: ReadHandle, query: ResponseSampleQuery): Promise<Record<string, unknown>[]> {
   const which = query.partialResponses ? LATEST_OF_SUBMISSION : COMPLETED;
   const { rows } = await db.query<{ properties: Record<string, unknown> }>(
     `SELECT e.properties
