@@ -8,7 +8,7 @@ import type { UnitsOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { CohortDefinition } from '../evaluation/index.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { loadCohortDefinitions } from './definitions.ts';
-import type { BackgroundJobs, JobLog } from './jobs.ts';
+import type { BackgroundJobs, JobLog } from '../kernel/jobs.ts';
 import { countPersons, groupTypeMapping } from './population-store.ts';
 import { cohortMatcher, personSubjects, type Matcher, type PopulationShared } from './population.ts';
 import { addMembersById, finishCalculation, markCalculating, refreshStaticCount } from './store.ts';

@@ -7,6 +7,7 @@
 import type { Pool } from '../db/pool.ts';
 import { poolWrite } from '../db/unit-of-work.ts';
 import type { FlagCache } from '../flags/cache.ts';
+import type { PeriodicWork } from '../kernel/jobs.ts';
 import { writeLastCalled, type LastCall } from './store.ts';
 
 export const DEFAULT_LAST_CALLED_INTERVAL_MS = 2_000;
@@ -19,7 +20,7 @@ export interface LastCalledLog {
   error(details: object, message: string): void;
 }
 
-export class LastCalledWriter {
+export class LastCalledWriter implements PeriodicWork {
   private buffer = new Map<string, LastCall>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
