@@ -8,9 +8,8 @@ import { validationError } from '../kernel/errors.ts';
 import { reachableCohorts } from './definitions.ts';
 import { hasBehavioralFilters, referencedCohortIds } from './filters.ts';
 import { activeFlagsUsingCohorts, type CohortNode } from './store.ts';
-
-const filtersError = (detail: string, code = 'invalid_input') => validationError(detail, 'filters', code);
-const loopError = () => filtersError('Cohorts cannot reference other cohorts in a loop.', 'cohort_loop');
+import { filtersError } from '../targeting/errors.ts';
+import { loopError } from './errors.ts';
 
 /** `nodes` with the cohort being written in its new form (`self.id` null on create). */
 function graphWith(nodes: CohortNode[], self: CohortNode | null): Map<number, CohortNode> {

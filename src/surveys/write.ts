@@ -172,8 +172,6 @@ export async function requireLinkedFlag(db: ReadHandle, projectId: number, id: n
 
 export const SURVEY_NAME_INDEX = 'surveys_project_name_idx';
 
-export const surveyNameTakenError = () => validationError('There is already a survey with this name.', 'name', 'unique');
-
 /** The (project_id, name) unique index fired: another write took the name first. */
 export function isSurveyNameViolation(error: unknown): boolean {
   return isUniqueViolation(error, SURVEY_NAME_INDEX);

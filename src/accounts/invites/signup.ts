@@ -13,14 +13,13 @@ import { findUser, findUserIdByEmail, insertUser, setCurrentOrganization, setPas
 import { toUserSummary, type UserSummary } from '../users/user-summary.ts';
 import { FIRST_NAME_MAX_LENGTH, type SignupBody, type SignupInfo } from './schemas.ts';
 import { deleteInvitesFor, findSignupInvite, isMemberByEmail, type SignupInvite } from './store.ts';
+import { invalidInvite } from '../errors.ts';
 
 /** Who opened the link, when the request carries a live session. */
 export interface Visitor {
   userId: number;
   email: string;
 }
-
-const invalidInvite = () => validationError('The provided invite ID is not valid.', null, 'invalid_input');
 
 /**
  * PostHog's checks of an invite, in its words: it exists and has not expired; signed in, it is for

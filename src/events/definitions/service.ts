@@ -23,8 +23,7 @@ import {
   type DefinitionRecord,
   type DefinitionValues,
 } from './store.ts';
-
-const nameTaken = (name: string) => validationError(`Event definition with name '${name}' already exists`, 'name', 'invalid_input');
+import { nameTaken } from '../taxonomy/errors.ts';
 
 /** `owner` is a user id; the user must belong to the project's organization. */
 async function checkOwner(db: ReadHandle, project: ProjectRef, owner: number | null | undefined): Promise<void> {

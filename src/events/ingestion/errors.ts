@@ -25,3 +25,5 @@ export const tokenUnknown = () =>
 /** A field of the body that is wrong; `path` is the field's place in the body (`batch__3__event`). */
 export const invalidField = (detail: string, path: (string | number)[], code = 'invalid_input') =>
   validationError(detail, path.length ? path.join('__') : null, code);
+
+export const lz64Refused = () => unreadableBody('compression=lz64 is not supported: send gzip-js, base64 or plain JSON.');

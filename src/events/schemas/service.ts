@@ -21,8 +21,7 @@ import {
   updateGroup,
   type StoredProperty,
 } from './store.ts';
-
-const groupNameTakenError = () => validationError('A property group with this name already exists for this team', 'name', 'unique');
+import { groupNameTakenError, doesNotExist } from '../taxonomy/errors.ts';
 
 function groupName(raw: string): string {
   const name = raw.trim();
@@ -125,9 +124,6 @@ export function eventDefinitionFilter(raw: string | undefined): string | null {
   if (!isUuid(raw)) throw validationError('Must be a valid UUID.', 'event_definition', 'invalid_input');
   return raw.toLowerCase();
 }
-
-const doesNotExist = (value: string, attr: string) =>
-  validationError(`Invalid pk "${value}" - object does not exist.`, attr, 'does_not_exist');
 
 /** Links a property group to an event definition, both of this project, once. */
 export async function createEventSchema(units: UnitsOfWork, projectId: number, body: CreateEventSchemaBody): Promise<EventSchema> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type ReadHandle } from '../../db/pool.ts';
+import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../../db/pool.ts';
 import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { changeNoticeLag } from '../metrics/metrics.ts';
 

@@ -1,12 +1,10 @@
-import { fieldError } from './errors.ts';
 import { isMissing, isPlainObject, type JsonObject } from './python.ts';
 import { sanitizeText } from './sanitize.ts';
+import { appearanceError } from '../errors.ts';
 
 /** The appearance texts the SDK may render as HTML. */
 const SANITISED_TEXTS = ['thankYouMessageHeader', 'thankYouMessageDescription', 'thankYouMessageCloseButtonText'];
 const CONTENT_TYPES = ['text', 'html'];
-
-const appearanceError = (detail: string) => fieldError('appearance', detail);
 
 /**
  * `appearance` (reference §2.4, attr `appearance`): a free-form object, stored as sent apart from
