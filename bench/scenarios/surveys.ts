@@ -11,10 +11,11 @@
  * responses are archived through the API. Aim: per-survey stats and responses_count p50 < 200 ms.
  */
 import pg from 'pg';
-import { withReadSnapshot } from '../../src/surveys/responses/read-snapshot.ts';
+import { withReadSnapshot } from '../../src/db/read-snapshot.ts';
 import { surveyResponseCounts } from '../../src/surveys/responses/counts.ts';
 import { activeSurveyIds, allTimeNumbers, clampedWindow, fewEventsOutside, subtractedNumbers } from '../../src/surveys/responses/stats-store.ts';
-import type { Queryable } from '../../src/db/pool.ts';
+import type { ReadHandle } from '../../src/db/pool.ts';
+import { RESPONSE_READS } from '../../src/surveys/responses/stats.ts';
 import type { BenchConfig } from '../lib/config.ts';
 import { expectStatus, request } from '../lib/http.ts';
 import { measureSettingsOf, runOperation, type OperationResult } from '../lib/measure.ts';
@@ -348,8 +349,8 @@ interface ExplainedQuery {
   plan: string;
 }
 
-/** A Queryable that runs EXPLAIN (ANALYZE, BUFFERS) of each statement and keeps the plan (answering no rows). */
-function explaining(client: pg.PoolClient, label: string, into: ExplainedQuery[]): Queryable {
+/** A read handle that runs EXPLAIN (ANALYZE, BUFFERS) of each statement and keeps the plan (answering no rows). */
+function explaining(client: ReadHandle, label: string, into: ExplainedQuery[]): ReadHandle {
   const query = async (sql: string, params?: unknown[]) => {
     const { rows } = await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN (ANALYZE, BUFFERS) ${sql}`, params);
     const plan = rows.map((row) => row['QUERY PLAN']).join('\n');
@@ -357,7 +358,7 @@ function explaining(client: pg.PoolClient, label: string, into: ExplainedQuery[]
     into.push({ label, executionMs: execution ? Number(execution[1]) : null, plan });
     return { rows: [], rowCount: 0 };
   };
-  return { query } as unknown as Queryable;
+  return { query } as unknown as ReadHandle;
 }
 
 /** The main statements of per-survey stats (large survey), responses_count and global stats, as production runs them. */
@@ -375,7 +376,7 @@ async function explainMainQueries(databaseUrl: string, surveys: PlannedSurvey[])
         await subtractedNumbers(explaining(client, 'stats (large): totals minus what lies outside', plansOut), PROJECT, large, window, []);
         await surveyResponseCounts(explaining(client, 'responses_count (all surveys)', plansOut), PROJECT, { excludeArchived: false });
         await allTimeNumbers(explaining(client, 'global stats (computed, not cached)', plansOut), PROJECT, await activeSurveyIds(client, PROJECT));
-      });
+      }, RESPONSE_READS);
     }
   } finally {
     await pool.end();

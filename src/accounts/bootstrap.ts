@@ -1,5 +1,5 @@
-import type { Pool, PoolClient } from '../db/pool.ts';
-import { withTransaction } from '../db/transaction.ts';
+import type { Pool } from '../db/pool.ts';
+import { UnitsOfWork, type WriteTx } from '../db/unit-of-work.ts';
 import { generateSecret, PERSONAL_KEY_PREFIX } from './auth/keys.ts';
 import { addMembership, firstOwnerOf, insertOrganization } from './organizations/store.ts';
 import { findProject, insertProject, type ProjectRow } from './projects/store.ts';
@@ -16,14 +16,14 @@ export interface BootstrapResult {
 }
 
 /** Project 1 and its organization: created once, found on every later start. */
-async function ensureProjectOne(client: PoolClient): Promise<ProjectRow> {
+async function ensureProjectOne(client: WriteTx): Promise<ProjectRow> {
   const project = await findProject(client, 1);
   if (project) return project;
   const organization = await insertOrganization(client, 'Default organization');
   return (await insertProject(client, { id: 1, organizationId: organization.id, name: 'Default project' })).project;
 }
 
-async function findOrCreateUser(client: PoolClient, email: string, project: ProjectRow): Promise<number> {
+async function findOrCreateUser(client: WriteTx, email: string, project: ProjectRow): Promise<number> {
   const existing = await findUserIdByEmail(client, email);
   if (existing !== null) return existing;
   const created = await insertUser(client, { email, firstName: 'Admin', currentOrganizationId: project.organization_id, currentProjectId: project.id });
@@ -51,7 +51,7 @@ export interface BootstrapOwner {
  * refusing to start would let whoever takes the address stop the service. The first
  * INIT_ADMIN_EMAIL after starts without one names its person, as on a first start.
  */
-export async function bootstrapOwner(client: PoolClient, initAdminEmail: string | null): Promise<BootstrapOwner> {
+export async function bootstrapOwner(client: WriteTx, initAdminEmail: string | null): Promise<BootstrapOwner> {
   const project = await ensureProjectOne(client);
   const at = { projectId: project.id, organizationId: project.organization_id };
   const { rows } = await client.query<{ user_id: number; email: string; source: string; named: boolean }>(
@@ -89,7 +89,7 @@ export async function bootstrapOwner(client: PoolClient, initAdminEmail: string 
  * hand it back to be printed once.
  */
 export async function bootstrap(pool: Pool, initApiKey: string | null, initAdminEmail: string | null = null): Promise<BootstrapResult> {
-  return withTransaction(pool, async (client) => {
+  return new UnitsOfWork(pool).run(async ({ client }) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_ID]);
     if (initApiKey !== null) {
       const { userId, projectId } = await bootstrapOwner(client, initAdminEmail);

@@ -1,5 +1,5 @@
-import type { Pool, PoolClient } from '../db/pool.ts';
-import { withTransaction } from '../db/transaction.ts';
+import type { Pool, ReadHandle } from '../db/pool.ts';
+import { UnitsOfWork, type WriteTx } from '../db/unit-of-work.ts';
 import { notifyChanges } from '../kernel/changes/bus.ts';
 import { ApiError } from '../kernel/errors.ts';
 import { checkPasswordStrength } from './auth/password-rules.ts';
@@ -25,7 +25,7 @@ export interface FirstOwner {
   warning: string | null;
 }
 
-async function anyoneHasPassword(client: PoolClient): Promise<boolean> {
+async function anyoneHasPassword(client: ReadHandle): Promise<boolean> {
   const { rowCount } = await client.query('SELECT 1 FROM users WHERE password_hash IS NOT NULL LIMIT 1');
   return (rowCount ?? 0) > 0;
 }
@@ -48,7 +48,7 @@ function checkInitAdmin(admin: InitAdmin, email: string): void {
  * idempotent); when it changes, every session of theirs ends, here and (by change notice, once
  * this commits) in every serving process.
  */
-async function applyPassword(client: PoolClient, userId: number, password: string, newHash: string): Promise<void> {
+async function applyPassword(client: WriteTx, userId: number, password: string, newHash: string): Promise<void> {
   const user = await findUser(client, userId);
   if (await verifyPassword(password, user?.password_hash ?? null)) return;
   await setPasswordHash(client, userId, newHash);
@@ -66,7 +66,7 @@ export async function ensureFirstOwner(pool: Pool, admin: InitAdmin): Promise<Fi
   const email = admin.email?.trim() || BOOTSTRAP_EMAIL;
   checkInitAdmin(admin, email);
   const newHash = admin.password === null ? null : await hashPassword(admin.password);
-  return withTransaction(pool, async (client) => {
+  return new UnitsOfWork(pool).run(async ({ client }) => {
     await client.query('SELECT pg_advisory_xact_lock($1)', [BOOTSTRAP_LOCK_ID]);
     const owner = await bootstrapOwner(client, admin.email === null ? null : email);
     let userId = owner.userId;

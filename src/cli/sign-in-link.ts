@@ -4,6 +4,7 @@
 import { loadConfig } from '../config.ts';
 import { startEmbeddedPostgres } from '../db/embedded.ts';
 import { createPool } from '../db/pool.ts';
+import { poolWrite } from '../db/unit-of-work.ts';
 import { findUserIdByEmail } from '../accounts/users/store.ts';
 import { createSignInToken, signInLink } from '../accounts/sessions/sign-in-links.ts';
 
@@ -23,7 +24,7 @@ try {
     status = 1;
   } else {
     const base = config.siteUrl ?? `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`;
-    process.stdout.write(`One-time sign-in link for ${email} (valid 24 hours):\n\n    ${signInLink(base, await createSignInToken(pool, userId))}\n\n`);
+    process.stdout.write(`One-time sign-in link for ${email} (valid 24 hours):\n\n    ${signInLink(base, await createSignInToken(poolWrite(pool), userId))}\n\n`);
   }
 } finally {
   await pool.end();

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { diffChanges, type Change } from '../accounts/activity/changes.ts';
 import { recordActivity } from '../accounts/activity/store.ts';
 import type { CohortRecord } from './store.ts';
@@ -20,7 +20,7 @@ function activityName(before: CohortRecord, changes: Change[]): string {
 
 /** One entry per change, on the change's own transaction (PostHog's cohort activities). */
 export async function recordCohortActivity(
-  db: Queryable,
+  db: WriteTx,
   input: { before: CohortRecord | null; after: CohortRecord; userId: number | null; activity?: string },
 ): Promise<void> {
   const { before, after } = input;

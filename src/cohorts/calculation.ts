@@ -3,12 +3,12 @@
  * the engine. Small projects are done inside the request (on its transaction); larger ones in the
  * background, with `is_calculating: true` meanwhile and progress in the log.
  */
-import type { Pool, Queryable } from '../db/pool.ts';
-import type { UnitsOfWork } from '../db/unit-of-work.ts';
+import type { Pool, ReadHandle } from '../db/pool.ts';
+import type { UnitsOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { CohortDefinition } from '../evaluation/index.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { loadCohortDefinitions } from './definitions.ts';
-import type { BackgroundJobs, JobLog } from './jobs.ts';
+import type { BackgroundJobs, JobLog } from '../kernel/jobs.ts';
 import { countPersons, groupTypeMapping } from './population-store.ts';
 import { cohortMatcher, personSubjects, type Matcher, type PopulationShared } from './population.ts';
 import { addMembersById, finishCalculation, markCalculating, refreshStaticCount } from './store.ts';
@@ -33,7 +33,7 @@ export class CalculationStopped extends Error {
 }
 
 /** The project's cohorts and group types, plus `extra` cohort definitions (probes), at one instant. */
-export async function sharedFor(db: Queryable, projectId: number, extra: CohortDefinition[] = []): Promise<PopulationShared> {
+export async function sharedFor(db: ReadHandle, projectId: number, extra: CohortDefinition[] = []): Promise<PopulationShared> {
   // Sequential: `db` may be a transaction's client, which runs one query at a time.
   const cohorts = await loadCohortDefinitions(db, projectId);
   const mapping = await groupTypeMapping(db, projectId);
@@ -54,7 +54,7 @@ export interface WalkOptions {
 }
 
 /** Walks every person; answers how many matched. Throws CalculationStopped when told to stop. */
-export async function walkPersons(db: Queryable, projectId: number, matcher: Matcher, shared: PopulationShared, options: WalkOptions): Promise<number> {
+export async function walkPersons(db: ReadHandle, projectId: number, matcher: Matcher, shared: PopulationShared, options: WalkOptions): Promise<number> {
   let seen = 0;
   let matched = 0;
   let nextReport = PROGRESS_EVERY;
@@ -78,7 +78,7 @@ export async function walkPersons(db: Queryable, projectId: number, matcher: Mat
 }
 
 /** Whether a calculation over this project's persons may run inside the request. */
-export async function fitsInline(db: Queryable, projectId: number): Promise<boolean> {
+export async function fitsInline(db: ReadHandle, projectId: number): Promise<boolean> {
   return (await countPersons(db, projectId)) <= INLINE_PERSON_LIMIT;
 }
 
@@ -89,7 +89,7 @@ export async function fitsInline(db: Queryable, projectId: number): Promise<bool
  */
 export async function calculateCount(
   deps: CalculationDeps,
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   cohortId: number,
 ): Promise<(() => void) | null> {
@@ -134,7 +134,7 @@ export interface FillSource {
  */
 export async function fillStaticCohort(
   deps: CalculationDeps,
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   cohortId: number,
   source: FillSource,

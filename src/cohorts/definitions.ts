@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
 import { hasBehavioralFilters, referencedCohortIds } from './filters.ts';
 import { liveCohorts, liveCohortsByIds, type CohortNode } from './store.ts';
@@ -8,7 +8,7 @@ import { liveCohorts, liveCohortsByIds, type CohortNode } from './store.ts';
  * property groups, a static one is decided by its stored members (deleted cohorts are absent, so
  * conditions on them match nothing).
  */
-export async function loadCohortDefinitions(db: Queryable, projectId: number): Promise<Map<number, CohortDefinition>> {
+export async function loadCohortDefinitions(db: ReadHandle, projectId: number): Promise<Map<number, CohortDefinition>> {
   return definitionsOf(await liveCohorts(db, projectId));
 }
 
@@ -39,7 +39,7 @@ export function referenceOf(node: CohortNode): CohortReference {
 }
 
 /** Live cohorts of the project with these ids, for flag filter validation. */
-export async function cohortReferencesByIds(db: Queryable, projectId: number, ids: number[]): Promise<CohortReference[]> {
+export async function cohortReferencesByIds(db: ReadHandle, projectId: number, ids: number[]): Promise<CohortReference[]> {
   return (await liveCohortsByIds(db, projectId, ids)).map(referenceOf);
 }
 

@@ -12,11 +12,12 @@
  * The parser returns a normalised copy (operator aliases rewritten, cohort ids as numbers); the
  * walkers below read stored filters of any shape without failing.
  */
-import { validationError, type ApiError } from '../kernel/errors.ts';
 import { parseRelativeOrAbsoluteDate } from '../targeting/dates.ts';
 import { regexValueError } from '../targeting/regex.ts';
 import { DATE_OPERATORS, FLAG_OPERATORS, OPERATOR_ALIASES, REGEX_OPERATORS } from '../targeting/operators.ts';
 import type { CohortFilters, CohortProperty, CohortPropertyGroup } from './filter-shapes.ts';
+import { filtersError } from '../targeting/errors.ts';
+import { missingKeys } from './errors.ts';
 
 export type { CohortFilters, CohortProperty, CohortPropertyGroup } from './filter-shapes.ts';
 
@@ -30,8 +31,6 @@ const PERSON_OPERATORS: ReadonlySet<string> = new Set(
 );
 const VALUELESS_OPERATORS: ReadonlySet<string> = new Set(['is_set', 'is_not_set']);
 const BEHAVIORAL_TYPES: ReadonlySet<unknown> = new Set(['behavioral', 'event']);
-
-const filtersError = (detail: string, code = 'invalid_input'): ApiError => validationError(detail, 'filters', code);
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -84,10 +83,6 @@ function parseProperty(raw: unknown, state: { properties: number }): CohortPrope
         'invalid_property_type',
       );
   }
-}
-
-function missingKeys(kind: string, missing: string[]): ApiError {
-  return filtersError(`Missing required keys for ${kind} filter: ${missing.join(', ')}`);
 }
 
 function parsePersonProperty(raw: Record<string, unknown>): CohortProperty {

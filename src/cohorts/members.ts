@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { PropertyGroup } from '../evaluation/index.ts';
 import { validationError } from '../kernel/errors.ts';
 import type { Page } from '../kernel/http/pagination.ts';
@@ -12,7 +12,7 @@ import { liveCohorts, staticMembers, type CohortRecord, type MemberRow } from '.
  * One page of a cohort's persons, in person order: a static cohort's stored members, or the
  * persons a dynamic cohort matches now (evaluated batch by batch until the page is full).
  */
-export async function cohortMembers(db: Queryable, projectId: number, cohort: CohortRecord, page: Page): Promise<{ rows: MemberRow[]; hasMore: boolean }> {
+export async function cohortMembers(db: ReadHandle, projectId: number, cohort: CohortRecord, page: Page): Promise<{ rows: MemberRow[]; hasMore: boolean }> {
   if (cohort.is_static) {
     const rows = await staticMembers(db, cohort.id, page.limit + 1, page.offset);
     return { rows: rows.slice(0, page.limit), hasMore: rows.length > page.limit };

@@ -1,15 +1,15 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { MemberRow } from './store.ts';
 
 /** Reads of the people (and groups) a cohort, a flag or a blast radius is evaluated over. */
 
-export async function countPersons(db: Queryable, projectId: number): Promise<number> {
+export async function countPersons(db: ReadHandle, projectId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM persons WHERE project_id = $1', [projectId]);
   return rows[0].n;
 }
 
 /** The next `limit` persons after `afterId`, in id order (keyset paging), with their distinct ids. */
-export async function personBatch(db: Queryable, projectId: number, afterId: number, limit: number): Promise<MemberRow[]> {
+export async function personBatch(db: ReadHandle, projectId: number, afterId: number, limit: number): Promise<MemberRow[]> {
   const { rows } = await db.query<MemberRow>(
     `SELECT p.id, p.uuid, p.properties, p.is_identified, p.created_at,
             ARRAY(SELECT d.distinct_id FROM person_distinct_ids d WHERE d.person_id = p.id ORDER BY d.seq) AS distinct_ids
@@ -24,7 +24,7 @@ export async function personBatch(db: Queryable, projectId: number, afterId: num
 
 /** Memberships of these persons in the project's live static cohorts. */
 export async function staticMemberships(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   personIds: number[],
 ): Promise<Array<{ person_id: number; cohort_id: number }>> {
@@ -39,7 +39,7 @@ export async function staticMemberships(
 
 /** Experience-continuity hash keys of these persons for these flags. */
 export async function hashKeyOverrides(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   personIds: number[],
   flagKeys: string[],
@@ -54,7 +54,7 @@ export async function hashKeyOverrides(
 }
 
 /** Group type index → group type name. */
-export async function groupTypeMapping(db: Queryable, projectId: number): Promise<Record<number, string>> {
+export async function groupTypeMapping(db: ReadHandle, projectId: number): Promise<Record<number, string>> {
   const { rows } = await db.query<{ group_type: string; group_type_index: number }>(
     'SELECT group_type, group_type_index FROM group_type_mappings WHERE project_id = $1',
     [projectId],
@@ -69,7 +69,7 @@ export interface GroupRow {
 
 /** The next `limit` groups of one type after `afterKey`, in key order. */
 export async function groupBatch(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   groupTypeIndex: number,
   afterKey: string | null,

@@ -3,7 +3,7 @@
  * evaluation engine as an `EvaluationContext`. Nothing here matches properties: the engine does.
  * Used by cohort counts and members, static cohorts built from a flag, and the blast radius.
  */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import {
   evaluateFlags,
   flagEvaluator,
@@ -44,7 +44,7 @@ export interface ScanOptions {
  * and hash-key overrides. Memory stays bounded by the batch size.
  */
 export async function* personSubjects(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   shared: PopulationShared,
   options: ScanOptions = {},
@@ -97,7 +97,7 @@ export async function* personSubjects(
 
 /** The groups of one type, a batch at a time, each as the context a group flag is evaluated in. */
 export async function* groupSubjects(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   groupTypeIndex: number,
   shared: PopulationShared,

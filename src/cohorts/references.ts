@@ -3,14 +3,13 @@
  * cohorts exist and close no loop, a cohort used by an active flag gains no filters on events, and
  * a cohort still in use is not deleted.
  */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { validationError } from '../kernel/errors.ts';
 import { reachableCohorts } from './definitions.ts';
 import { hasBehavioralFilters, referencedCohortIds } from './filters.ts';
 import { activeFlagsUsingCohorts, type CohortNode } from './store.ts';
-
-const filtersError = (detail: string, code = 'invalid_input') => validationError(detail, 'filters', code);
-const loopError = () => filtersError('Cohorts cannot reference other cohorts in a loop.', 'cohort_loop');
+import { filtersError } from '../targeting/errors.ts';
+import { loopError } from './errors.ts';
 
 /** `nodes` with the cohort being written in its new form (`self.id` null on create). */
 function graphWith(nodes: CohortNode[], self: CohortNode | null): Map<number, CohortNode> {
@@ -51,7 +50,7 @@ function cohortsReaching(cohortId: number, byId: Map<number, CohortNode>): numbe
  * A cohort that an active flag uses (directly or through other cohorts) may not come to filter on
  * events, itself or through the cohorts it references: flags cannot evaluate such cohorts.
  */
-export async function checkFlagUse(db: Queryable, projectId: number, nodes: CohortNode[], self: CohortNode): Promise<void> {
+export async function checkFlagUse(db: ReadHandle, projectId: number, nodes: CohortNode[], self: CohortNode): Promise<void> {
   if (self.is_static) return;
   const byId = graphWith(nodes, self);
   const reached = reachableCohorts([self.id], byId);
@@ -74,7 +73,7 @@ function firstNames(names: string[]): string {
 }
 
 /** A cohort still used by an active flag or as criteria of another live cohort is not deleted. */
-export async function checkDeletable(db: Queryable, projectId: number, nodes: CohortNode[], cohortId: number): Promise<void> {
+export async function checkDeletable(db: ReadHandle, projectId: number, nodes: CohortNode[], cohortId: number): Promise<void> {
   const flags = await activeFlagsUsingCohorts(db, projectId, [cohortId]);
   if (flags.length > 0) {
     throw validationError(

@@ -7,7 +7,7 @@ import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf, paginated } from '../kernel/http/pagination.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { COHORT_ACTIVITY_SCOPE } from './activity.ts';
-import { pluginJobs } from './jobs.ts';
+import { pluginJobs } from '../kernel/jobs.ts';
 import { cohortMembers } from './members.ts';
 import { presentCohort, presentMember } from './present.ts';
 import {

@@ -3,8 +3,8 @@
  * `cohort` change notice (the SDK definitions cache listens); definition changes in a project are
  * serialised so that two writes cannot close a loop between them.
  */
-import type { Queryable } from '../db/pool.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
 import { ApiError, notFound, validationError } from '../kernel/errors.ts';
 import type { UserSummary } from '../accounts/users/user-summary.ts';
@@ -47,7 +47,7 @@ function startAfterCommit(unit: UnitOfWork, start: (() => void) | null): void {
 async function inCohortUnit<T>(
   deps: CohortDeps,
   projectId: number,
-  work: (db: Queryable, unit: UnitOfWork) => Promise<T>,
+  work: (db: WriteTx, unit: UnitOfWork) => Promise<T>,
   within?: UnitOfWork,
 ): Promise<T> {
   return deps.units.run(async (unit) => {
@@ -82,7 +82,7 @@ function filtersOnEvents(nodes: CohortNode[], self: CohortNode): boolean {
 }
 
 /** Counts a dynamic cohort, unless it filters on events (then its count stays null). */
-async function recount(deps: CohortDeps, db: Queryable, projectId: number, nodes: CohortNode[], self: CohortNode) {
+async function recount(deps: CohortDeps, db: WriteTx, projectId: number, nodes: CohortNode[], self: CohortNode) {
   if (filtersOnEvents(nodes, self)) {
     await clearCount(db, self.id);
     return null;
@@ -90,7 +90,7 @@ async function recount(deps: CohortDeps, db: Queryable, projectId: number, nodes
   return calculateCount(deps, db, projectId, self.id);
 }
 
-async function reread(db: Queryable, projectId: number, id: number): Promise<CohortRecord> {
+async function reread(db: ReadHandle, projectId: number, id: number): Promise<CohortRecord> {
   const cohort = await findCohort(db, projectId, id);
   if (!cohort) throw new Error(`cohort ${id} vanished inside its own transaction`);
   return cohort;

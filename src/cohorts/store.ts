@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../accounts/users/user-summary.ts';
 
 /** A cohort row with its creator. `filters` is `{}` when the cohort has no criteria. */
@@ -29,7 +30,7 @@ const SELECT_COHORT = `SELECT c.id, c.project_id, c.name, c.description, c.filte
 /** Filters on events anywhere in a cohort's filters (jsonpath over the stored document). */
 const BEHAVIORAL_SQL = `jsonb_path_exists(c.filters, '$.** ? (@.type == "behavioral" || @.type == "event")')`;
 
-export async function findCohort(db: Queryable, projectId: number, id: number, forUpdate = false): Promise<CohortRecord | null> {
+export async function findCohort(db: ReadHandle, projectId: number, id: number, forUpdate = false): Promise<CohortRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF c' : '';
   const { rows } = await db.query<CohortRecord>(`${SELECT_COHORT} WHERE c.project_id = $1 AND c.id = $2${lock}`, [projectId, id]);
   return rows[0] ?? null;
@@ -43,7 +44,7 @@ export interface CohortListFilter {
 }
 
 /** Live cohorts, newest first. */
-export async function listCohorts(db: Queryable, projectId: number, filter: CohortListFilter): Promise<{ count: number; rows: CohortRecord[] }> {
+export async function listCohorts(db: ReadHandle, projectId: number, filter: CohortListFilter): Promise<{ count: number; rows: CohortRecord[] }> {
   const params: unknown[] = [projectId];
   let where = 'c.project_id = $1 AND NOT c.deleted';
   if (filter.search) {
@@ -67,7 +68,7 @@ export interface NewCohort {
   isCalculating: boolean;
 }
 
-export async function insertCohort(db: Queryable, projectId: number, userId: number | null, values: NewCohort): Promise<number> {
+export async function insertCohort(db: WriteTx, projectId: number, userId: number | null, values: NewCohort): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO cohorts (project_id, name, description, filters, is_static, is_calculating, created_by_id, version)
      VALUES ($1, $2, $3, $4, $5, $6, $7, 1) RETURNING id`,
@@ -84,7 +85,7 @@ export interface CohortChanges {
 }
 
 /** Writes the definition and bumps the version. */
-export async function updateCohort(db: Queryable, id: number, values: CohortChanges): Promise<void> {
+export async function updateCohort(db: WriteTx, id: number, values: CohortChanges): Promise<void> {
   await db.query(
     `UPDATE cohorts SET name = $2, description = $3, filters = $4, deleted = $5, version = version + 1, updated_at = now()
       WHERE id = $1`,
@@ -93,7 +94,7 @@ export async function updateCohort(db: Queryable, id: number, values: CohortChan
 }
 
 /** A new membership of a static cohort: its count follows, and its version goes up. */
-export async function refreshStaticCount(db: Queryable, id: number, bumpVersion: boolean): Promise<void> {
+export async function refreshStaticCount(db: WriteTx, id: number, bumpVersion: boolean): Promise<void> {
   await db.query(
     `UPDATE cohorts SET count = (SELECT count(*) FROM cohort_people WHERE cohort_id = $1),
             version = version + $2::int, updated_at = now()
@@ -103,16 +104,16 @@ export async function refreshStaticCount(db: Queryable, id: number, bumpVersion:
 }
 
 /** A cohort that cannot be counted here (it filters on events): no count, no calculation. */
-export async function clearCount(db: Queryable, id: number): Promise<void> {
+export async function clearCount(db: WriteTx, id: number): Promise<void> {
   await db.query('UPDATE cohorts SET count = NULL, is_calculating = false, last_calculation = NULL WHERE id = $1', [id]);
 }
 
-export async function markCalculating(db: Queryable, id: number): Promise<void> {
+export async function markCalculating(db: WriteTx, id: number): Promise<void> {
   await db.query('UPDATE cohorts SET is_calculating = true WHERE id = $1', [id]);
 }
 
 /** The outcome of a calculation: a count (null when it could not be computed) or a failure. */
-export async function finishCalculation(db: Queryable, id: number, count: number | null, failed: boolean): Promise<void> {
+export async function finishCalculation(db: WriteTx, id: number, count: number | null, failed: boolean): Promise<void> {
   await db.query(
     `UPDATE cohorts SET is_calculating = false,
             count = CASE WHEN $3 THEN count ELSE $2::int END,
@@ -124,7 +125,7 @@ export async function finishCalculation(db: Queryable, id: number, count: number
 }
 
 /** Serialises cohort definition changes within a project until the transaction ends (loop checks). */
-export async function lockProjectCohorts(db: Queryable, projectId: number): Promise<void> {
+export async function lockProjectCohorts(db: WriteTx, projectId: number): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_010, projectId]);
 }
 
@@ -136,7 +137,7 @@ export interface CohortNode {
 }
 
 /** Every live cohort of the project, for reference and loop checks and for evaluation. */
-export async function liveCohorts(db: Queryable, projectId: number): Promise<CohortNode[]> {
+export async function liveCohorts(db: ReadHandle, projectId: number): Promise<CohortNode[]> {
   const { rows } = await db.query<CohortNode>(
     'SELECT id, name, is_static, filters FROM cohorts WHERE project_id = $1 AND NOT deleted ORDER BY id',
     [projectId],
@@ -145,7 +146,7 @@ export async function liveCohorts(db: Queryable, projectId: number): Promise<Coh
 }
 
 /** Live cohorts of the project with these ids. */
-export async function liveCohortsByIds(db: Queryable, projectId: number, ids: number[]): Promise<CohortNode[]> {
+export async function liveCohortsByIds(db: ReadHandle, projectId: number, ids: number[]): Promise<CohortNode[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<CohortNode>(
     'SELECT id, name, is_static, filters FROM cohorts WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted',
@@ -161,7 +162,7 @@ export interface FlagRef {
 }
 
 /** Active, live flags of the project with a cohort condition on one of these cohorts, by key. */
-export async function activeFlagsUsingCohorts(db: Queryable, projectId: number, cohortIds: number[]): Promise<FlagRef[]> {
+export async function activeFlagsUsingCohorts(db: ReadHandle, projectId: number, cohortIds: number[]): Promise<FlagRef[]> {
   if (cohortIds.length === 0) return [];
   const { rows } = await db.query<FlagRef>(
     `SELECT f.id, f.key, f.name FROM feature_flags f
@@ -194,7 +195,7 @@ const PERSON_COLUMNS = `p.id, p.uuid, p.properties, p.is_identified, p.created_a
 
 /** Adds the persons of the project named by uuid or distinct id; answers how many of them exist. */
 export async function addMembers(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   cohortId: number,
   refs: { uuids: string[]; distinctIds: string[] },
@@ -214,7 +215,7 @@ export async function addMembers(
 }
 
 /** Adds persons by id (already known to be in the project). */
-export async function addMembersById(db: Queryable, cohortId: number, personIds: number[]): Promise<void> {
+export async function addMembersById(db: WriteTx, cohortId: number, personIds: number[]): Promise<void> {
   if (personIds.length === 0) return;
   await db.query(
     `INSERT INTO cohort_people (cohort_id, person_id)
@@ -223,11 +224,11 @@ export async function addMembersById(db: Queryable, cohortId: number, personIds:
   );
 }
 
-export async function removeMember(db: Queryable, cohortId: number, personId: number): Promise<void> {
+export async function removeMember(db: WriteTx, cohortId: number, personId: number): Promise<void> {
   await db.query('DELETE FROM cohort_people WHERE cohort_id = $1 AND person_id = $2', [cohortId, personId]);
 }
 
-export async function findPersonId(db: Queryable, projectId: number, ref: { uuid?: string; distinctId?: string }): Promise<number | null> {
+export async function findPersonId(db: ReadHandle, projectId: number, ref: { uuid?: string; distinctId?: string }): Promise<number | null> {
   if (ref.uuid !== undefined && !UUID.test(ref.uuid)) return null;
   const { rows } = ref.uuid !== undefined
     ? await db.query<{ id: number }>('SELECT id FROM persons WHERE project_id = $1 AND uuid = $2::uuid', [projectId, ref.uuid])
@@ -239,7 +240,7 @@ export async function findPersonId(db: Queryable, projectId: number, ref: { uuid
 }
 
 /** One page of a static cohort's members, in person order. */
-export async function staticMembers(db: Queryable, cohortId: number, limit: number, offset: number): Promise<MemberRow[]> {
+export async function staticMembers(db: ReadHandle, cohortId: number, limit: number, offset: number): Promise<MemberRow[]> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${PERSON_COLUMNS} FROM cohort_people cp JOIN persons p ON p.id = cp.person_id
       WHERE cp.cohort_id = $1 ORDER BY p.id LIMIT $2 OFFSET $3`,

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { isoUtc } from '../kernel/time.ts';
 import { dashboardInsights, type DashboardRecord } from './store.ts';
 import { computeInsight } from './trends.ts';
@@ -15,7 +15,7 @@ export function presentDashboardBasic(dashboard: DashboardRecord) {
 }
 
 /** The dashboard with a tile per insight, each insight's result computed now from the events. */
-export async function presentDashboard(db: Queryable, dashboard: DashboardRecord, now: Date = new Date()) {
+export async function presentDashboard(db: ReadHandle, dashboard: DashboardRecord, now: Date = new Date()) {
   const tiles = [];
   for (const insight of await dashboardInsights(db, dashboard.id)) {
     tiles.push({

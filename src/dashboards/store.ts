@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../accounts/users/user-summary.ts';
 
 export interface DashboardRecord {
@@ -23,7 +24,7 @@ export interface InsightRecord {
 const SELECT_DASHBOARD = `SELECT d.id, d.project_id, d.name, d.description, ${userSummarySql('u')} AS created_by, d.created_at, d.deleted
     FROM dashboards d LEFT JOIN users u ON u.id = d.created_by_id`;
 
-export async function listDashboards(db: Queryable, projectId: number, limit: number, offset: number): Promise<{ count: number; rows: DashboardRecord[] }> {
+export async function listDashboards(db: ReadHandle, projectId: number, limit: number, offset: number): Promise<{ count: number; rows: DashboardRecord[] }> {
   const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM dashboards WHERE project_id = $1 AND NOT deleted', [projectId]);
   const { rows } = await db.query<DashboardRecord>(
     `${SELECT_DASHBOARD} WHERE d.project_id = $1 AND NOT d.deleted ORDER BY d.id LIMIT $2 OFFSET $3`,
@@ -33,12 +34,12 @@ export async function listDashboards(db: Queryable, projectId: number, limit: nu
 }
 
 /** A live dashboard of the project. */
-export async function findDashboard(db: Queryable, projectId: number, id: number): Promise<DashboardRecord | null> {
+export async function findDashboard(db: ReadHandle, projectId: number, id: number): Promise<DashboardRecord | null> {
   const { rows } = await db.query<DashboardRecord>(`${SELECT_DASHBOARD} WHERE d.project_id = $1 AND d.id = $2 AND NOT d.deleted`, [projectId, id]);
   return rows[0] ?? null;
 }
 
-export async function dashboardInsights(db: Queryable, dashboardId: number): Promise<InsightRecord[]> {
+export async function dashboardInsights(db: ReadHandle, dashboardId: number): Promise<InsightRecord[]> {
   const { rows } = await db.query<InsightRecord>(
     'SELECT id, dashboard_id, name, kind, query, created_at FROM insights WHERE dashboard_id = $1 ORDER BY id',
     [dashboardId],
@@ -46,7 +47,7 @@ export async function dashboardInsights(db: Queryable, dashboardId: number): Pro
   return rows;
 }
 
-export async function insertDashboard(db: Queryable, projectId: number, name: string, userId: number | null): Promise<number> {
+export async function insertDashboard(db: WriteTx, projectId: number, name: string, userId: number | null): Promise<number> {
   const { rows } = await db.query<{ id: number }>(
     'INSERT INTO dashboards (project_id, name, created_by_id) VALUES ($1, $2, $3) RETURNING id',
     [projectId, name, userId],
@@ -56,7 +57,7 @@ export async function insertDashboard(db: Queryable, projectId: number, name: st
 
 /** Creates the insight, or rewrites the query of the dashboard's insight of that name. */
 export async function upsertInsight(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   dashboardId: number,
   insight: { name: string; kind: string; query: unknown },
@@ -69,7 +70,7 @@ export async function upsertInsight(
   );
 }
 
-export async function insightNames(db: Queryable, dashboardId: number): Promise<Set<string>> {
+export async function insightNames(db: ReadHandle, dashboardId: number): Promise<Set<string>> {
   const { rows } = await db.query<{ name: string }>('SELECT name FROM insights WHERE dashboard_id = $1', [dashboardId]);
   return new Set(rows.map((row) => row.name));
 }
@@ -104,7 +105,7 @@ function literal(text: string): string {
  * that PostgreSQL can match the partial expression index on `$feature_flag_called` events
  * (`events_flag_called_idx`: `properties->>'$feature_flag'`); values stay parameters.
  */
-export async function trendRows(db: Queryable, query: TrendRowsQuery): Promise<TrendRow[]> {
+export async function trendRows(db: ReadHandle, query: TrendRowsQuery): Promise<TrendRow[]> {
   const params: unknown[] = [query.projectId, query.from, query.to];
   const where = [`e.project_id = $1`, `e.event = ${literal(query.event)}`, 'e.timestamp >= $2', 'e.timestamp < $3'];
   for (const property of query.properties) {

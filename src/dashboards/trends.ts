@@ -4,7 +4,7 @@
  * ending today. The query is stored in PostHog's shape (`InsightVizNode` around a `TrendsQuery`);
  * only what this module reads is supported, and results are computed from `events` on every read.
  */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { DAY_MS } from '../kernel/time.ts';
 import type { TrendsMath, TrendsSeriesResult } from './schemas.ts';
 import { trendRows } from './store.ts';
@@ -86,7 +86,7 @@ function isTrendsQuery(query: unknown): query is InsightQuery {
 }
 
 /** The insight's result now; null for a query this module cannot compute. */
-export async function computeInsight(db: Queryable, projectId: number, query: unknown, now: Date): Promise<TrendsSeriesResult[] | null> {
+export async function computeInsight(db: ReadHandle, projectId: number, query: unknown, now: Date): Promise<TrendsSeriesResult[] | null> {
   if (!isTrendsQuery(query)) return null;
   const source = query.source;
   const days = windowDays(source.dateRange?.date_from ?? '-30d', now);

@@ -1,5 +1,5 @@
-import type { Pool, PoolClient } from './pool.ts';
-import { withTransaction } from './transaction.ts';
+import type { Pool, ReadHandle } from './pool.ts';
+import { withReadSnapshot } from './read-snapshot.ts';
 
 /** PostgreSQL's "canceling statement due to statement timeout". */
 const QUERY_CANCELED = '57014';
@@ -29,14 +29,13 @@ export interface BoundedReadOptions {
 export async function withBoundedRead<T>(
   pool: Pool,
   timeoutMs: number,
-  work: (client: PoolClient) => Promise<T>,
+  work: (snapshot: ReadHandle) => Promise<T>,
   options: BoundedReadOptions = {},
 ): Promise<T> {
-  const settings = [`SET LOCAL statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`, 'SET LOCAL jit = off'];
-  if (options.walkIndexOrder) settings.push('SET LOCAL enable_sort = off');
-  const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; ${settings.join('; ')}`;
+  const settings = [`statement_timeout = ${Math.max(1, Math.floor(timeoutMs))}`, 'jit = off'];
+  if (options.walkIndexOrder) settings.push('enable_sort = off');
   try {
-    return await withTransaction(pool, work, begin);
+    return await withReadSnapshot(pool, work, settings);
   } catch (error) {
     throw isQueryCanceled(error) ? new QueryTimedOut(error) : error;
   }

@@ -6,8 +6,11 @@ pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 
 export type Pool = pg.Pool;
 export type PoolClient = pg.PoolClient;
-/** Anything that can run a query: the pool or a client inside a transaction. */
-export type Queryable = Pick<pg.Pool, 'query'>;
+/**
+ * What a read takes: the pool, a read snapshot, or a unit of work's transaction. A write takes a
+ * `WriteTx` (or, for the few documented writes outside a unit, a `PoolWrite`), never this.
+ */
+export type ReadHandle = Pick<pg.Pool, 'query'>;
 
 /** Every wait on the database ends; 0 turns one off (PostgreSQL's meaning). */
 export interface DatabaseTimeouts {

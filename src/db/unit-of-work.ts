@@ -1,7 +1,36 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Pool, PoolClient } from './pool.ts';
+import type { Pool, PoolClient, ReadHandle } from './pool.ts';
 import { withTransaction } from './transaction.ts';
 import { isRetryableConflict } from './unavailable.ts';
+
+declare const inUnit: unique symbol;
+declare const onPool: unique symbol;
+
+/**
+ * A unit of work's transaction: what every write takes. Only this module makes one (the brand
+ * exists in no value), so the compiler refuses a write handed the pool or a read snapshot. It
+ * reads too.
+ */
+export type WriteTx = ReadHandle & { readonly [inUnit]: true };
+
+/**
+ * A write that is its own statement on the pool, outside any unit (nothing rolls back with it, no
+ * effects after commit). Made only by `poolWrite` below, so each such write shows it in its
+ * signature and each caller names it.
+ */
+export type PoolWrite = ReadHandle & { readonly [onPool]: true };
+
+/** A write that runs in a unit, or on its own on the pool. */
+export type WriteHandle = WriteTx | PoolWrite;
+
+/**
+ * The pool, for the documented writes outside a unit of work: the batched `last_called_at`
+ * flush, the evaluation path's hash keys, the authenticator's last-used touches, job bookkeeping,
+ * the sign-in link CLI's token.
+ */
+export function poolWrite(pool: Pool): PoolWrite {
+  return pool as unknown as PoolWrite;
+}
 
 /** Something this process does once a write has committed (a cache update, a change delivered here). */
 export type Effect = () => void;
@@ -11,7 +40,7 @@ export type Effect = () => void;
  * COMMIT, in the order they were added, once; a rollback drops them.
  */
 export interface UnitOfWork {
-  readonly client: PoolClient;
+  readonly client: WriteTx;
   afterCommit(effect: Effect): void;
   /**
    * What the app's areas contributed to `point` (the kernel's extension points): a writer offers an
@@ -24,7 +53,7 @@ export interface UnitOfWork {
    * `key` (a later call with the same key is ignored): a counter bumped once per unit, its row
    * lock held as briefly as possible.
    */
-  beforeCommit(key: string, work: (client: PoolClient) => Promise<void>): void;
+  beforeCommit(key: string, work: (client: WriteTx) => Promise<void>): void;
 }
 
 /** An extension point as this floor sees it (the kernel's `ExtensionPoint`). */
@@ -79,12 +108,15 @@ export type EffectFailureLog = (error: unknown) => void;
 
 class CollectingUnit implements UnitOfWork {
   readonly effects: Effect[] = [];
-  private readonly finalWork = new Map<string, (client: PoolClient) => Promise<void>>();
+  private readonly finalWork = new Map<string, (client: WriteTx) => Promise<void>>();
+  readonly client: WriteTx;
 
   constructor(
-    readonly client: PoolClient,
+    client: PoolClient,
     private readonly source: ContributionSource,
-  ) {}
+  ) {
+    this.client = client as unknown as WriteTx;
+  }
 
   contributions<T>(point: ContributionPoint<T>): readonly T[] {
     return this.source.list(point);
@@ -94,7 +126,7 @@ class CollectingUnit implements UnitOfWork {
     this.effects.push(effect);
   }
 
-  beforeCommit(key: string, work: (client: PoolClient) => Promise<void>): void {
+  beforeCommit(key: string, work: (client: WriteTx) => Promise<void>): void {
     if (!this.finalWork.has(key)) this.finalWork.set(key, work);
   }
 

@@ -1,6 +1,7 @@
 import type { Kernel } from '../kernel/deps.ts';
-import type { PoolClient } from '../db/pool.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import { ExtensionPoint } from '../kernel/extensions.ts';
 import { ingestedEvents } from '../kernel/metrics/metrics.ts';
 import { recordDefinitions, type DefinitionsSeen } from './definitions/ingest.ts';
@@ -16,7 +17,7 @@ import type { IncomingEvent } from './types.ts';
  * published on it); a retried batch runs it again in a fresh unit.
  */
 export interface EventProcessor {
-  process(client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork): Promise<void>;
+  process(client: WriteTx, projectId: number, events: IncomingEvent[], unit: UnitOfWork): Promise<void>;
 }
 
 /** Where other areas add their processors (`app.extensions.contribute`); they run in the order the areas were registered. */
@@ -29,11 +30,6 @@ export interface IngestResult {
   duplicates: number;
 }
 
-/** Two batches creating the same person at once: the loser's whole batch simply runs again. */
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
-}
-
 /** What one ingestion endpoint keeps between requests: its definitions cache and its processors. */
 export interface IngestSetup {
   definitionsSeen: DefinitionsSeen;
@@ -41,7 +37,7 @@ export interface IngestSetup {
 }
 
 /** The events whose uuid appears for the first time: in the batch (first wins) and in the store. */
-async function freshEvents(client: PoolClient, projectId: number, events: IncomingEvent[]): Promise<IncomingEvent[]> {
+async function freshEvents(client: ReadHandle, projectId: number, events: IncomingEvent[]): Promise<IncomingEvent[]> {
   const firsts = new Map<string, IncomingEvent>();
   for (const event of events) if (!firsts.has(event.uuid)) firsts.set(event.uuid, event);
   const stored = await findStoredUuids(client, projectId, [...firsts.keys()]);
@@ -74,7 +70,9 @@ export async function ingest(
   events: IncomingEvent[],
   setup: IngestSetup,
 ): Promise<IngestResult> {
-  const counts = await deps.units.run((unit) => ingestIn(unit, projectId, events, setup), { retry: true, retryAlso: isUniqueViolation });
+  // Two batches creating the same person at once: the loser's whole batch simply runs again.
+  const retryAlso = (error: unknown) => isUniqueViolation(error);
+  const counts = await deps.units.run((unit) => ingestIn(unit, projectId, events, setup), { retry: true, retryAlso });
   ingestedEvents.inc({ result: 'stored' }, counts.stored);
   ingestedEvents.inc({ result: 'duplicate' }, counts.duplicates);
   return counts;

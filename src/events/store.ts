@@ -1,9 +1,10 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { INSERT_CHUNK_ROWS } from './ingestion/limits.ts';
 import type { IncomingEvent } from './types.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 
 /** Which of these event uuids the project already holds. */
-export async function findStoredUuids(db: Queryable, projectId: number, uuids: string[]): Promise<Set<string>> {
+export async function findStoredUuids(db: ReadHandle, projectId: number, uuids: string[]): Promise<Set<string>> {
   if (uuids.length === 0) return new Set();
   const { rows } = await db.query<{ uuid: string }>(
     'SELECT uuid::text AS uuid FROM events WHERE project_id = $1 AND uuid = ANY($2::uuid[])',
@@ -35,7 +36,7 @@ const INSERT_EVENTS = `
  * person; an event whose uuid is already stored is skipped. Answers how many rows were inserted.
  */
 export async function insertEvents(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   events: IncomingEvent[],
   persons: ReadonlyMap<string, string>,

@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { diffChanges, type Change } from '../accounts/activity/changes.ts';
 import { recordActivity } from '../accounts/activity/store.ts';
 import type { FlagRecord } from './record.ts';
@@ -46,7 +46,7 @@ function activityName(before: FlagRecord | null, changes: Change[]): string {
 
 /** Writes the entry for a create (`before` null) or an update; runs on the change's own transaction. */
 export async function recordFlagActivity(
-  db: Queryable,
+  db: WriteTx,
   before: FlagRecord | null,
   after: FlagRecord,
   userId: number | null,

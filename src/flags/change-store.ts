@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { FLAG_COLUMNS, FLAG_JOINS } from './store.ts';
 import type { FlagRecord } from './record.ts';
 
@@ -7,7 +8,7 @@ import type { FlagRecord } from './record.ts';
  * count; answers it. Runs last in the writing unit of work: the counter's row lock is held from here
  * to COMMIT only, and the counts commit in order.
  */
-export async function bumpFlagChanges(db: Queryable, projectId: number, ids: readonly number[]): Promise<number> {
+export async function bumpFlagChanges(db: WriteTx, projectId: number, ids: readonly number[]): Promise<number> {
   const { rows } = await db.query<{ counter: number }>(
     `WITH bump AS (
        INSERT INTO flag_change_counters AS c (project_id, counter) VALUES ($1, 1)
@@ -23,7 +24,7 @@ export async function bumpFlagChanges(db: Queryable, projectId: number, ids: rea
 }
 
 /** The count of committed flag writes of each project asked about (0: never written). */
-export async function flagChangeCounts(db: Queryable, projectIds: readonly number[]): Promise<Map<number, number>> {
+export async function flagChangeCounts(db: ReadHandle, projectIds: readonly number[]): Promise<Map<number, number>> {
   const { rows } = await db.query<{ project_id: number; counter: number }>(
     'SELECT project_id, counter FROM flag_change_counters WHERE project_id = ANY($1::int[])',
     [projectIds],
@@ -34,7 +35,7 @@ export async function flagChangeCounts(db: Queryable, projectIds: readonly numbe
 }
 
 /** The project's flags written after count `since` (deleted ones too). */
-export async function flagsChangedSince(db: Queryable, projectId: number, since: number): Promise<FlagRecord[]> {
+export async function flagsChangedSince(db: ReadHandle, projectId: number, since: number): Promise<FlagRecord[]> {
   const { rows } = await db.query<FlagRecord>(
     `SELECT ${FLAG_COLUMNS} FROM feature_flags f ${FLAG_JOINS} WHERE f.project_id = $1 AND f.change_seq > $2`,
     [projectId, since],

@@ -1,11 +1,7 @@
 import { jsonEqual } from '../accounts/activity/changes.ts';
-import { conflict, validationError } from '../kernel/errors.ts';
+import { validationError } from '../kernel/errors.ts';
 import type { FlagResponse, FlagWriteBody } from './schemas.ts';
-
-const conflictError = (editorEmail: string | null) =>
-  conflict(
-    `The feature flag was updated by ${editorEmail ?? 'another user'} since you started editing it. Please refresh and try again.`,
-  );
+import { conflictError } from './errors.ts';
 
 /** `If-Match: "3"`, `W/"3"` or `3`; `*` matches any version. */
 export function parseIfMatch(header: string | undefined): number | '*' | null {

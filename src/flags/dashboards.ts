@@ -1,9 +1,9 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { validationError } from '../kernel/errors.ts';
 import { existingDashboardIds } from './store.ts';
 
 /** `analytics_dashboards` must name dashboards of the same project. */
-export async function checkDashboards(db: Queryable, projectId: number, ids: number[] | undefined): Promise<number[]> {
+export async function checkDashboards(db: ReadHandle, projectId: number, ids: number[] | undefined): Promise<number[]> {
   if (!ids || ids.length === 0) return [];
   const existing = await existingDashboardIds(db, projectId, ids);
   const missing = ids.find((id) => !existing.has(id));

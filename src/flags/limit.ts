@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/pool.ts';
 import { tooManyFlags } from './errors.ts';
 import { countLiveFlags, lockLiveFlagCount } from './store.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 
 /**
  * The most live (not deleted) flags a project may hold, survey-owned flags included. Every SDK
@@ -14,7 +14,7 @@ export const MAX_LIVE_FLAGS_PER_PROJECT = 10_000;
  * when the project is full. Such writes of one project wait for each other until commit, so two
  * of them cannot both take the last place.
  */
-export async function ensureRoomForFlag(client: Queryable, projectId: number): Promise<void> {
+export async function ensureRoomForFlag(client: WriteTx, projectId: number): Promise<void> {
   await lockLiveFlagCount(client, projectId);
   if ((await countLiveFlags(client, projectId)) >= MAX_LIVE_FLAGS_PER_PROJECT) throw tooManyFlags(MAX_LIVE_FLAGS_PER_PROJECT);
 }

@@ -1,4 +1,5 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { FlagRecord, FlagValues } from './record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
@@ -14,14 +15,14 @@ const SELECT_FLAG = `SELECT ${FLAG_COLUMNS} FROM feature_flags f ${FLAG_JOINS}`;
 /** jsonb parameters go as text: node-postgres would turn a JS array into a PostgreSQL array. */
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 
-export async function findFlag(db: Queryable, projectId: number, id: number, forUpdate = false): Promise<FlagRecord | null> {
+export async function findFlag(db: ReadHandle, projectId: number, id: number, forUpdate = false): Promise<FlagRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF f' : '';
   const { rows } = await db.query<FlagRecord>(`${SELECT_FLAG} WHERE f.project_id = $1 AND f.id = $2${lock}`, [projectId, id]);
   return rows[0] ?? null;
 }
 
 /** Every flag of the project, deleted ones included. */
-export async function projectFlags(db: Queryable, projectId: number): Promise<FlagRecord[]> {
+export async function projectFlags(db: ReadHandle, projectId: number): Promise<FlagRecord[]> {
   const { rows } = await db.query<FlagRecord>(`${SELECT_FLAG} WHERE f.project_id = $1`, [projectId]);
   return rows;
 }
@@ -31,7 +32,7 @@ export async function projectFlags(db: Queryable, projectId: number): Promise<Fl
  * database's clock now, for the next look.
  */
 export async function lastCalledWrittenSince(
-  db: Queryable,
+  db: ReadHandle,
   projectIds: readonly number[],
   since: Date,
 ): Promise<{ now: Date; flags: { project_id: number; id: number; last_called_at: Date }[] }> {
@@ -48,17 +49,17 @@ export async function lastCalledWrittenSince(
 }
 
 /** Serialises the writes that add a live flag to the project until the transaction ends (the live-flag limit). */
-export async function lockLiveFlagCount(db: Queryable, projectId: number): Promise<void> {
+export async function lockLiveFlagCount(db: WriteTx, projectId: number): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_020, projectId]);
 }
 
-export async function countLiveFlags(db: Queryable, projectId: number): Promise<number> {
+export async function countLiveFlags(db: ReadHandle, projectId: number): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM feature_flags WHERE project_id = $1 AND NOT deleted', [projectId]);
   return rows[0].n;
 }
 
 /** A live flag other than `exceptId` holding `key` in the project. */
-export async function liveKeyTaken(db: Queryable, projectId: number, key: string, exceptId: number | null): Promise<boolean> {
+export async function liveKeyTaken(db: ReadHandle, projectId: number, key: string, exceptId: number | null): Promise<boolean> {
   const { rowCount } = await db.query(
     'SELECT 1 FROM feature_flags WHERE project_id = $1 AND key = $2 AND NOT deleted AND id <> $3',
     [projectId, key, exceptId ?? -1],
@@ -67,12 +68,12 @@ export async function liveKeyTaken(db: Queryable, projectId: number, key: string
 }
 
 /** The id of the live flag holding `key` in the project, if any. */
-export async function liveFlagIdByKey(db: Queryable, projectId: number, key: string): Promise<number | undefined> {
+export async function liveFlagIdByKey(db: ReadHandle, projectId: number, key: string): Promise<number | undefined> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM feature_flags WHERE project_id = $1 AND key = $2 AND NOT deleted', [projectId, key]);
   return rows[0]?.id;
 }
 
-export async function existingDashboardIds(db: Queryable, projectId: number, ids: number[]): Promise<Set<number>> {
+export async function existingDashboardIds(db: ReadHandle, projectId: number, ids: number[]): Promise<Set<number>> {
   if (ids.length === 0) return new Set();
   const { rows } = await db.query<{ id: number }>(
     'SELECT id FROM dashboards WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted',
@@ -82,7 +83,7 @@ export async function existingDashboardIds(db: Queryable, projectId: number, ids
 }
 
 /** Links only ever get added (PostHog's analytics_dashboards semantics). */
-export async function linkDashboards(db: Queryable, flagId: number, dashboardIds: number[]): Promise<void> {
+export async function linkDashboards(db: WriteTx, flagId: number, dashboardIds: number[]): Promise<void> {
   if (dashboardIds.length === 0) return;
   await db.query(
     `INSERT INTO feature_flag_dashboards (feature_flag_id, dashboard_id)
@@ -138,7 +139,7 @@ export interface InsightDraftRow {
  * in one statement. `ownedBySurvey` marks a flag a survey manages (targeting, internal, sampling).
  */
 export async function insertFlag(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   userId: number | null,
   values: FlagValues,
@@ -166,7 +167,7 @@ export async function insertFlag(
   return rows[0];
 }
 
-export async function updateFlag(db: Queryable, id: number, userId: number | null, values: FlagValues): Promise<FlagRow> {
+export async function updateFlag(db: WriteTx, id: number, userId: number | null, values: FlagValues): Promise<FlagRow> {
   const params = valueParams(values);
   const assignments = VALUE_COLUMNS.split(',').map((column, i) => `${column.trim()} = $${i + 1}`);
   const { rows } = await db.query<FlagRow>(
@@ -188,7 +189,7 @@ export interface FlagSummaryRow {
 }
 
 /** Live flags of the project with these ids. */
-export async function liveFlagsByIds(db: Queryable, projectId: number, ids: number[]): Promise<FlagSummaryRow[]> {
+export async function liveFlagsByIds(db: ReadHandle, projectId: number, ids: number[]): Promise<FlagSummaryRow[]> {
   if (ids.length === 0) return [];
   const { rows } = await db.query<FlagSummaryRow>(
     'SELECT id, key, name, active, filters FROM feature_flags WHERE project_id = $1 AND id = ANY($2::int[]) AND NOT deleted',
@@ -197,7 +198,7 @@ export async function liveFlagsByIds(db: Queryable, projectId: number, ids: numb
   return rows;
 }
 
-export async function allLiveFlags(db: Queryable, projectId: number): Promise<FlagSummaryRow[]> {
+export async function allLiveFlags(db: ReadHandle, projectId: number): Promise<FlagSummaryRow[]> {
   const { rows } = await db.query<FlagSummaryRow>(
     'SELECT id, key, name, active, filters FROM feature_flags WHERE project_id = $1 AND NOT deleted',
     [projectId],
@@ -206,7 +207,7 @@ export async function allLiveFlags(db: Queryable, projectId: number): Promise<Fl
 }
 
 /** Active, live flags of the project with a `flag` property on `flagId`, ordered by key. */
-export async function activeDependents(db: Queryable, projectId: number, flagId: number): Promise<FlagSummaryRow[]> {
+export async function activeDependents(db: ReadHandle, projectId: number, flagId: number): Promise<FlagSummaryRow[]> {
   const { rows } = await db.query<FlagSummaryRow>(
     `SELECT f.id, f.key, f.name, f.active, f.filters FROM feature_flags f
       WHERE f.project_id = $1 AND f.active AND NOT f.deleted AND f.id <> $2

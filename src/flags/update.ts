@@ -1,10 +1,11 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { notFound, validationError } from '../kernel/errors.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
 import { describeFlags } from './dependencies.ts';
-import { isUniqueViolation, keyTaken } from './errors.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
+import { keyTaken } from './errors.ts';
 import { overridesFirst } from './derive.ts';
 import { ensureRoomForFlag } from './limit.ts';
 import { flagLookup } from './lookup.ts';
@@ -45,7 +46,7 @@ function renameEnrollmentProperties(filters: FlagFilters, newKey: string): FlagF
   };
 }
 
-async function checkStateTransitions(db: Queryable, projectId: number, before: FlagRecord, next: FlagValues): Promise<void> {
+async function checkStateTransitions(db: ReadHandle, projectId: number, before: FlagRecord, next: FlagValues): Promise<void> {
   if (next.archived && next.active && !next.deleted) {
     throw before.archived
       ? validationError('Cannot enable an archived feature flag. Unarchive it first.', 'active')

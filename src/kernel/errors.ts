@@ -132,3 +132,6 @@ export class RawErrorResponse extends Error {
     this.headers = headers;
   }
 }
+
+export const nestedTooDeep = (limit: number, advice = '') =>
+  validationError(`The body nests objects and lists more than ${limit} levels deep${advice}.`, null, 'max_depth');

@@ -1,9 +1,9 @@
 import { gunzip, inflate, type InputType, type ZlibOptions } from 'node:zlib';
 import secureJson from 'secure-json-parse';
-import { ApiError } from '../kernel/errors.ts';
-import { nestedDeeperThan, nestedTooDeep } from '../kernel/http/json-depth.ts';
+import { ApiError, nestedTooDeep } from '../kernel/errors.ts';
+import { nestedDeeperThan } from '../kernel/http/json-depth.ts';
 import { MAY_HOLD_UNSTORABLE_ESCAPE } from '../kernel/http/storable-text.ts';
-import { tooLarge, unreadableBody } from './errors.ts';
+import { lz64Refused, tooLarge, unreadableBody } from './errors.ts';
 import { PUBLIC_BODY_LIMITS } from './limits.ts';
 
 /** What the edge knows of a request before its body is understood. */
@@ -63,8 +63,6 @@ function checkDecodedSize(data: Buffer | string): void {
     throw tooLarge(`The decoded request body is larger than ${PUBLIC_BODY_LIMITS.maxDecodedBytes} bytes.`);
   }
 }
-
-const lz64Refused = () => unreadableBody('compression=lz64 is not supported: send gzip-js, base64 or plain JSON.');
 
 const looksLikeJson = (text: string) => /^\s*[[{"]/.test(text);
 

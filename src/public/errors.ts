@@ -5,3 +5,5 @@ export const unreadableBody = (detail: string) => new ApiError(400, 'invalid_req
 
 export const tooLarge = (detail: string, attr: string | null = null) =>
   new ApiError(413, 'invalid_request', 'request_too_large', detail, attr);
+
+export const lz64Refused = () => unreadableBody('compression=lz64 is not supported: send gzip-js, base64 or plain JSON.');

@@ -15,6 +15,7 @@
  *   person. Without persons, nothing is written and the distinct id is hashed.
  */
 import type { Pool } from '../db/pool.ts';
+import { poolWrite } from '../db/unit-of-work.ts';
 import type { CohortDefinition, EvaluationContext } from '../evaluation/index.ts';
 import type { ProjectView } from './project-view.ts';
 import { insertHashKeyOverrides, loadSubject, type SubjectRow } from './store.ts';
@@ -103,7 +104,7 @@ export async function loadContext(pool: Pool, view: ProjectView, input: SubjectI
       const lacking = targets.some((person) => continuity.some((key) => !stored.get(person)?.has(key)));
       if (lacking) {
         try {
-          await insertHashKeyOverrides(pool, view.projectId, targets, continuity, anonDistinctId);
+          await insertHashKeyOverrides(poolWrite(pool), view.projectId, targets, continuity, anonDistinctId);
           wrote = true;
         } catch (error) {
           errors = true;

@@ -5,7 +5,9 @@
  * query per interval (FlagCache.syncLastCalled).
  */
 import type { Pool } from '../db/pool.ts';
+import { poolWrite } from '../db/unit-of-work.ts';
 import type { FlagCache } from '../flags/cache.ts';
+import type { PeriodicWork } from '../kernel/jobs.ts';
 import { writeLastCalled, type LastCall } from './store.ts';
 
 export const DEFAULT_LAST_CALLED_INTERVAL_MS = 2_000;
@@ -18,7 +20,7 @@ export interface LastCalledLog {
   error(details: object, message: string): void;
 }
 
-export class LastCalledWriter {
+export class LastCalledWriter implements PeriodicWork {
   private buffer = new Map<string, LastCall>();
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> | null = null;
@@ -81,7 +83,7 @@ export class LastCalledWriter {
     for (let start = 0; start < calls.length; start += WRITE_CHUNK) {
       const chunk = calls.slice(start, start + WRITE_CHUNK);
       try {
-        const written = await writeLastCalled(this.pool, chunk);
+        const written = await writeLastCalled(poolWrite(this.pool), chunk);
         for (const flag of written) this.flagCache.noteLastCalled(flag.project_id, [{ id: flag.id, lastCalledAt: flag.last_called_at }]);
       } catch (error) {
         // Kept for the next round (a later time for the same key wins when merged).

@@ -5,6 +5,7 @@
  */
 import { EVENT_PROCESSORS } from '../events/pipeline.ts';
 import { defineArea } from '../kernel/area.ts';
+import { pluginJobs } from '../kernel/jobs.ts';
 import { registerInProject } from '../kernel/http/project-scope.ts';
 import { SdkAuth } from './auth.ts';
 import { SdkCache } from './cache.ts';
@@ -37,8 +38,7 @@ export const sdk = defineArea<SdkOptions>('sdk', ['kernel', 'public', 'accounts'
   };
   const lastCalled = new LastCalledWriter(pool, app.flagCache, app.log, options.lastCalledIntervalMs);
   app.decorate('lastCalled', lastCalled);
-  app.addHook('onReady', async () => lastCalled.start());
-  app.addHook('onClose', async () => lastCalled.stop());
+  pluginJobs(app).periodic(lastCalled);
   app.extensions.contribute(EVENT_PROCESSORS, lastCalledProcessor(lastCalled), groupTypesProcessor(bus));
 
   await app.register(evaluationRoutes(deps));

@@ -2,10 +2,9 @@
  * Event processors the SDK area registers with ingestion (`ingestionRoutes(deps, processors)`).
  * They run inside the batch's unit of work and act once it commits.
  */
-import type { PoolClient } from '../db/pool.ts';
 import type { EventProcessor } from '../events/pipeline.ts';
 import type { IncomingEvent } from '../events/types.ts';
-import type { UnitOfWork } from '../db/unit-of-work.ts';
+import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
 import type { LastCalledWriter } from './last-called.ts';
 
@@ -31,7 +30,7 @@ export function latestCalls(events: readonly IncomingEvent[]): { key: string; at
  */
 export function lastCalledProcessor(writer: LastCalledWriter): EventProcessor {
   return {
-    async process(_client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork) {
+    async process(_client: WriteTx, projectId: number, events: IncomingEvent[], unit: UnitOfWork) {
       const calls = latestCalls(events);
       if (calls.length > 0) unit.afterCommit(() => writer.record(projectId, calls));
     },
@@ -63,7 +62,7 @@ const MAX_TRACKED_NAMES = 64;
 export function groupTypesProcessor(bus: ChangeBus): EventProcessor {
   const seen = new Map<number, Set<string>>();
   return {
-    async process(_client: PoolClient, projectId: number, events: IncomingEvent[], unit: UnitOfWork) {
+    async process(_client: WriteTx, projectId: number, events: IncomingEvent[], unit: UnitOfWork) {
       const named = groupTypesNamed(events);
       if (named.size === 0) return;
       const known = seen.get(projectId) ?? new Set<string>();

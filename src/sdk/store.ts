@@ -4,7 +4,8 @@
  * secret-token lookups and `last_called_at`.
  */
 import type { CohortNode } from '../cohorts/store.ts';
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { PoolWrite } from '../db/unit-of-work.ts';
 
 export interface ProjectExtrasRow {
   cohorts: CohortNode[];
@@ -12,7 +13,7 @@ export interface ProjectExtrasRow {
 }
 
 /** The project's live cohorts and its group type mapping, in one round trip. */
-export async function loadProjectExtras(db: Queryable, projectId: number): Promise<ProjectExtrasRow> {
+export async function loadProjectExtras(db: ReadHandle, projectId: number): Promise<ProjectExtrasRow> {
   const { rows } = await db.query<ProjectExtrasRow>(
     `SELECT COALESCE((SELECT json_agg(json_build_object('id', c.id, 'name', c.name, 'is_static', c.is_static,
                                                         'filters', c.filters) ORDER BY c.id)
@@ -59,7 +60,7 @@ export interface SubjectRow {
  * static cohort memberships among `staticCohortIds`, the hash-key overrides of both persons, and
  * the properties of the groups sent.
  */
-export async function loadSubject(db: Queryable, query: SubjectQuery): Promise<SubjectRow> {
+export async function loadSubject(db: ReadHandle, query: SubjectQuery): Promise<SubjectRow> {
   const personOnly =
     query.anonDistinctId === null && query.staticCohortIds.length === 0 && !query.readOverrides && query.groups.length === 0;
   if (personOnly) return loadPerson(db, query.projectId, query.distinctId);
@@ -103,7 +104,7 @@ export async function loadSubject(db: Queryable, query: SubjectQuery): Promise<S
  * The person and their properties only: what most projects need (no static cohorts in use, no
  * experience continuity, no groups sent). Half the database time of the full statement.
  */
-async function loadPerson(db: Queryable, projectId: number, distinctId: string): Promise<SubjectRow> {
+async function loadPerson(db: ReadHandle, projectId: number, distinctId: string): Promise<SubjectRow> {
   const { rows } = await db.query<{ person_id: number; properties: Record<string, unknown> | null }>({
     name: 'sdk_load_person',
     text: `SELECT d.person_id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id
@@ -123,7 +124,7 @@ async function loadPerson(db: Queryable, projectId: number, distinctId: string):
 
 /** Experience continuity: `hashKey` for every (person, flag key) pair that has none yet. */
 export async function insertHashKeyOverrides(
-  db: Queryable,
+  db: PoolWrite,
   projectId: number,
   personIds: readonly number[],
   flagKeys: readonly string[],
@@ -139,7 +140,7 @@ export async function insertHashKeyOverrides(
 }
 
 /** The project whose secret token (`phs_…`) hashes to `hash`, or null. */
-export async function findProjectBySecretHash(db: Queryable, hash: string): Promise<{ id: number; secret_token_hash: string } | null> {
+export async function findProjectBySecretHash(db: ReadHandle, hash: string): Promise<{ id: number; secret_token_hash: string } | null> {
   const { rows } = await db.query<{ id: number; secret_token_hash: string }>(
     'SELECT id, secret_token_hash FROM projects WHERE secret_token_hash = $1',
     [hash],
@@ -160,7 +161,7 @@ export interface LastCall {
  * the change (flags/store.ts `lastCalledWrittenSince`). Answers the flags it changed.
  */
 export async function writeLastCalled(
-  db: Queryable,
+  db: PoolWrite,
   calls: readonly LastCall[],
 ): Promise<{ project_id: number; id: number; last_called_at: Date }[]> {
   if (calls.length === 0) return [];

@@ -1,5 +1,5 @@
 /** The activity log of surveys: created, updated (field changes plus the targeting flag's), deleted. */
-import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { diffChanges, type Change } from '../accounts/activity/changes.ts';
 import { recordActivity } from '../accounts/activity/store.ts';
 import { SURVEY_ACTIVITY_SCOPE, type SurveyRecord } from './record.ts';
@@ -41,7 +41,7 @@ export function surveyChange(action: Change['action'], field: string, before: un
 }
 
 async function record(
-  db: Queryable,
+  db: WriteTx,
   survey: SurveyRecord,
   activity: string,
   userId: number | null,
@@ -59,13 +59,13 @@ async function record(
 }
 
 /** `created`; a duplicate passes its `source_survey_id` change. Runs on the create's transaction. */
-export async function recordSurveyCreated(db: Queryable, survey: SurveyRecord, userId: number | null, changes: Change[] = []): Promise<void> {
+export async function recordSurveyCreated(db: WriteTx, survey: SurveyRecord, userId: number | null, changes: Change[] = []): Promise<void> {
   await record(db, survey, 'created', userId, changes);
 }
 
 /** `updated` with the changed fields and the flag changes; nothing when nothing changed. */
 export async function recordSurveyUpdated(
-  db: Queryable,
+  db: WriteTx,
   before: SurveyRecord,
   after: SurveyRecord,
   userId: number | null,
@@ -76,13 +76,13 @@ export async function recordSurveyUpdated(
   await record(db, after, 'updated', userId, changes);
 }
 
-export async function recordSurveyDeleted(db: Queryable, survey: SurveyRecord, userId: number | null): Promise<void> {
+export async function recordSurveyDeleted(db: WriteTx, survey: SurveyRecord, userId: number | null): Promise<void> {
   await record(db, survey, 'deleted', userId, []);
 }
 
 /** `updated` by a periodic job: no user, `trigger` names the job and what it did. */
 export async function recordSurveyJobUpdate(
-  db: Queryable,
+  db: WriteTx,
   survey: SurveyRecord,
   changes: Change[],
   trigger: { job_type: string; payload: Record<string, unknown> },

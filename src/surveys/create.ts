@@ -16,18 +16,8 @@ import type { SurveyWriteBody } from './schemas.ts';
 import { insertSurvey } from './store.ts';
 import { validateSurveyWrite } from './validation/index.ts';
 import { isTruthy } from './validation/python.ts';
-import {
-  applyBody,
-  isSurveyNameViolation,
-  newSurveyValues,
-  onSave,
-  requireLinkedFlag,
-  requireTargetingFlag,
-  surveyLookup,
-  surveyNameTakenError,
-  validateTargetingFilters,
-  type SurveyWriteDeps,
-} from './write.ts';
+import { applyBody, isSurveyNameViolation, newSurveyValues, onSave, requireLinkedFlag, requireTargetingFlag, surveyLookup, validateTargetingFilters, type SurveyWriteDeps } from './write.ts';
+import { surveyNameTakenError } from './errors.ts';
 
 export interface WrittenSurvey {
   survey: SurveyRecord;

@@ -18,6 +18,7 @@ import type { SurveyRecord } from './record.ts';
 import type { DuplicateBody, SurveyWriteBody } from './schemas.ts';
 import { isPlainObject } from './validation/python.ts';
 import { isSurveyNameViolation, type SurveyWriteDeps } from './write.ts';
+import { listError } from './errors.ts';
 
 const INT32_MAX = 2147483647;
 const NAME_MAX = 400;
@@ -33,8 +34,6 @@ export interface DuplicateResult {
   created_surveys: { team_id: number; survey_id: string; name: string }[];
   count: number;
 }
-
-const listError = () => validationError('target_team_ids must be a non-empty list of team IDs');
 
 /** The target ids as sent (`target_team_ids`, or `target_project_ids`): a non-empty list of project ids, none twice. */
 export function parseTargets(body: DuplicateBody): number[] {

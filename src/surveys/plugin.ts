@@ -5,6 +5,7 @@
  */
 import { EVENT_PROCESSORS } from '../events/pipeline.ts';
 import { defineArea } from '../kernel/area.ts';
+import { pluginJobs } from '../kernel/jobs.ts';
 import { registerInProject } from '../kernel/http/project-scope.ts';
 import type { SurveyDeps } from './deps.ts';
 import { surveyFeedRoutes } from './feed/routes.ts';
@@ -26,8 +27,7 @@ export const surveys = defineArea<SurveysOptions>('surveys', ['kernel', 'public'
   const deps: SurveyDeps = { ...app.kernel, flagCache: app.flagCache, projectTokens: app.projectTokens, authenticator: app.authenticator };
   const jobs = new SurveyJobs(deps, { log: app.log, intervalMs: options.surveyJobsIntervalMs ?? 0 });
   app.decorate('surveyJobs', jobs);
-  app.addHook('onReady', async () => jobs.start());
-  app.addHook('onClose', async () => jobs.stop());
+  pluginJobs(app).periodic(jobs);
   app.extensions.contribute(EVENT_PROCESSORS, surveyResponsesProcessor());
 
   await registerInProject(app, '/surveys', surveyRoutes(deps), surveyResponseRoutes(deps), surveySummaryRoutes(deps));

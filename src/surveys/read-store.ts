@@ -1,4 +1,4 @@
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 import { canonicalUuid } from '../events/ingestion/uuid.ts';
 import { notFound } from '../kernel/errors.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
@@ -14,14 +14,14 @@ export function parseSurveyId(raw: string): string {
   return id;
 }
 
-export async function findSurvey(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<SurveyRecord | null> {
+export async function findSurvey(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<SurveyRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF s' : '';
   const { rows } = await db.query<SurveyRecord>(`${SELECT_SURVEY} WHERE s.project_id = $1 AND s.id = $2${lock}`, [projectId, id]);
   return rows[0] ?? null;
 }
 
 /** The survey or a 404: what every `{id}` endpoint starts with. */
-export async function requireSurvey(db: Queryable, projectId: number, rawId: string, forUpdate = false): Promise<SurveyRecord> {
+export async function requireSurvey(db: ReadHandle, projectId: number, rawId: string, forUpdate = false): Promise<SurveyRecord> {
   const survey = await findSurvey(db, projectId, parseSurveyId(rawId), forUpdate);
   if (survey === null) throw notFound();
   return survey;

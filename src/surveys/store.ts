@@ -1,5 +1,6 @@
 /** The survey writes and the list query (the read of one survey is read-store.ts). */
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { SurveyRecord } from './record.ts';
 
@@ -61,7 +62,7 @@ const cast = (column: string) => (column === 'iteration_start_dates' ? '::timest
 const RETURNING = `RETURNING *, (SELECT ${userSummarySql('cu')} FROM users cu WHERE cu.id = created_by_id) AS created_by`;
 
 export async function insertSurvey(
-  db: Queryable,
+  db: WriteTx,
   id: string,
   projectId: number,
   userId: number | null,
@@ -78,7 +79,7 @@ export async function insertSurvey(
   return rows[0];
 }
 
-export async function updateSurvey(db: Queryable, id: string, values: SurveyValues): Promise<SurveyRecord> {
+export async function updateSurvey(db: WriteTx, id: string, values: SurveyValues): Promise<SurveyRecord> {
   const assignments = SURVEY_VALUE_COLUMNS.map((column, i) => `${column} = $${i + 1}${cast(column)}`);
   const { rows } = await db.query<SurveyRecord>(
     `UPDATE surveys SET ${assignments.join(', ')}, updated_at = now() WHERE id = $${SURVEY_VALUE_COLUMNS.length + 1} ${RETURNING}`,
@@ -87,12 +88,12 @@ export async function updateSurvey(db: Queryable, id: string, values: SurveyValu
   return rows[0];
 }
 
-export async function deleteSurvey(db: Queryable, id: string): Promise<void> {
+export async function deleteSurvey(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM surveys WHERE id = $1', [id]);
 }
 
 /** Another survey of the project (not `exceptId`) holds this name. */
-export async function surveyNameTaken(db: Queryable, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
+export async function surveyNameTaken(db: ReadHandle, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
   const { rowCount } = await db.query(
     'SELECT 1 FROM surveys WHERE project_id = $1 AND name = $2 AND ($3::uuid IS NULL OR id <> $3::uuid)',
     [projectId, name, exceptId],
@@ -111,7 +112,7 @@ export interface SurveyListFilter {
 const likeLiteral = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** One page of the project's surveys, newest first, and how many match in all. */
-export async function listSurveys(db: Queryable, projectId: number, filter: SurveyListFilter): Promise<{ count: number; surveys: SurveyRecord[] }> {
+export async function listSurveys(db: ReadHandle, projectId: number, filter: SurveyListFilter): Promise<{ count: number; surveys: SurveyRecord[] }> {
   const args: unknown[] = [projectId];
   let where = 's.project_id = $1';
   if (filter.search !== undefined && filter.search !== '') {

@@ -21,18 +21,8 @@ import type { SurveyWriteBody } from './schemas.ts';
 import { updateSurvey } from './store.ts';
 import { validateSurveyWrite } from './validation/index.ts';
 import { isTruthy } from './validation/python.ts';
-import {
-  applyBody,
-  isSurveyNameViolation,
-  onSave,
-  requireLinkedFlag,
-  requireTargetingFlag,
-  surveyLookup,
-  surveyNameTakenError,
-  validateTargetingFilters,
-  valuesOf,
-  type SurveyWriteDeps,
-} from './write.ts';
+import { applyBody, isSurveyNameViolation, onSave, requireLinkedFlag, requireTargetingFlag, surveyLookup, validateTargetingFilters, valuesOf, type SurveyWriteDeps } from './write.ts';
+import { surveyNameTakenError } from './errors.ts';
 
 export interface UpdateRequest {
   projectId: number;

@@ -1,7 +1,7 @@
 /** What create, update and duplicate share: the values a body writes, the save-time fields, the lookups, the errors. */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/pool.ts';
-import { UNIQUE_VIOLATION } from '../flags/errors.ts';
+import type { ReadHandle } from '../db/pool.ts';
+import { isUniqueViolation } from '../db/unique-violation.ts';
 import { flagLookup } from '../flags/lookup.ts';
 import { liveFlagsByIds } from '../flags/store.ts';
 import type { FlagFilters } from '../targeting/types.ts';
@@ -130,7 +130,7 @@ export function onSave(values: SurveyValues): SurveyValues {
 }
 
 /** The survey rules' view of the project, read on `db` (the write's transaction). */
-export function surveyLookup(db: Queryable, projectId: number): SurveyLookup {
+export function surveyLookup(db: ReadHandle, projectId: number): SurveyLookup {
   return {
     async flagById(id) {
       const [flag] = await liveFlagsByIds(db, projectId, [id]);
@@ -144,7 +144,7 @@ export function surveyLookup(db: Queryable, projectId: number): SurveyLookup {
  * `targeting_flag_filters` through the normal flag filter validation; a behavioural cohort error is
  * reworded for surveys.
  */
-export async function validateTargetingFilters(db: Queryable, projectId: number, raw: unknown, flagId: number | null): Promise<FlagFilters> {
+export async function validateTargetingFilters(db: ReadHandle, projectId: number, raw: unknown, flagId: number | null): Promise<FlagFilters> {
   try {
     return await validateFilters(raw, { isCreate: flagId === null, flagId, flagKey: null, lookup: flagLookup(db, projectId) });
   } catch (error) {
@@ -156,13 +156,13 @@ export async function validateTargetingFilters(db: Queryable, projectId: number,
 }
 
 /** A live flag of the project for `targeting_flag_id`, or PostHog's message. */
-export async function requireTargetingFlag(db: Queryable, projectId: number, id: number): Promise<void> {
+export async function requireTargetingFlag(db: ReadHandle, projectId: number, id: number): Promise<void> {
   const [flag] = await liveFlagsByIds(db, projectId, [id]);
   if (!flag) throw validationError('Targeting Feature Flag with this ID does not exist');
 }
 
 /** A live flag of the project for `linked_flag_id`, or PostHog's message. */
-export async function requireLinkedFlag(db: Queryable, projectId: number, id: number | null): Promise<void> {
+export async function requireLinkedFlag(db: ReadHandle, projectId: number, id: number | null): Promise<void> {
   if (id === null) return;
   // PostHog's primary-key field refuses an id no row has before its own rule (which skips 0) runs.
   if (id === 0) throw validationError('Invalid pk "0" - object does not exist.', 'linked_flag_id', 'does_not_exist');
@@ -172,11 +172,7 @@ export async function requireLinkedFlag(db: Queryable, projectId: number, id: nu
 
 export const SURVEY_NAME_INDEX = 'surveys_project_name_idx';
 
-export const surveyNameTakenError = () => validationError('There is already a survey with this name.', 'name', 'unique');
-
 /** The (project_id, name) unique index fired: another write took the name first. */
 export function isSurveyNameViolation(error: unknown): boolean {
-  if (typeof error !== 'object' || error === null) return false;
-  const e = error as { code?: string; constraint?: string };
-  return e.code === UNIQUE_VIOLATION && e.constraint === SURVEY_NAME_INDEX;
+  return isUniqueViolation(error, SURVEY_NAME_INDEX);
 }

@@ -1,6 +1,7 @@
 /** SQL of the outbox (webhook_deliveries): what changes write, what the deliveries log reads. */
+import type { WriteTx } from '../db/unit-of-work.ts';
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../db/pool.ts';
+import type { ReadHandle } from '../db/pool.ts';
 
 export interface WebhookMessage {
   type: string;
@@ -33,7 +34,7 @@ export function newMessageId(): string {
 }
 
 /** One pending delivery per endpoint for one message; on the change's own transaction. */
-export async function enqueueMessage(db: Queryable, projectId: number, endpointIds: readonly string[], message: WebhookMessage): Promise<void> {
+export async function enqueueMessage(db: WriteTx, projectId: number, endpointIds: readonly string[], message: WebhookMessage): Promise<void> {
   if (endpointIds.length === 0) return;
   await db.query(
     `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
@@ -43,7 +44,7 @@ export async function enqueueMessage(db: Queryable, projectId: number, endpointI
 }
 
 /** Several messages to the same endpoints in one statement (a batch of survey responses). */
-export async function enqueueMessages(db: Queryable, projectId: number, endpointIds: readonly string[], messages: readonly WebhookMessage[]): Promise<void> {
+export async function enqueueMessages(db: WriteTx, projectId: number, endpointIds: readonly string[], messages: readonly WebhookMessage[]): Promise<void> {
   if (endpointIds.length === 0 || messages.length === 0) return;
   await db.query(
     `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
@@ -56,7 +57,7 @@ export async function enqueueMessages(db: Queryable, projectId: number, endpoint
 }
 
 export async function listDeliveries(
-  db: Queryable,
+  db: ReadHandle,
   endpointId: string,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: DeliveryRow[] }> {
@@ -68,7 +69,7 @@ export async function listDeliveries(
   return { count: count.rows[0].n, rows };
 }
 
-export async function findDelivery(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<DeliveryRow | null> {
+export async function findDelivery(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<DeliveryRow | null> {
   if (!/^\d{1,18}$/.test(id)) return null;
   const { rows } = await db.query<DeliveryRow>(
     `SELECT * FROM webhook_deliveries WHERE project_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
@@ -78,7 +79,7 @@ export async function findDelivery(db: Queryable, projectId: number, id: string,
 }
 
 /** Sends it again now, as a new delivery of the same message (the same `webhook-id`, so a receiver can tell). */
-export async function redeliver(db: Queryable, row: DeliveryRow): Promise<DeliveryRow> {
+export async function redeliver(db: WriteTx, row: DeliveryRow): Promise<DeliveryRow> {
   const { rows } = await db.query<DeliveryRow>(
     `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
      VALUES ($1, $2, $3, $4, $5) RETURNING *`,

@@ -1,5 +1,6 @@
 /** SQL of webhook endpoints. */
-import type { Queryable } from '../db/pool.ts';
+import type { WriteTx } from '../db/unit-of-work.ts';
+import type { ReadHandle } from '../db/pool.ts';
 
 export interface EndpointRow {
   id: string;
@@ -29,7 +30,7 @@ export interface EndpointValues {
   description: string;
 }
 
-export async function listEndpoints(db: Queryable, projectId: number, page: { limit: number; offset: number }): Promise<{ count: number; rows: EndpointRow[] }> {
+export async function listEndpoints(db: ReadHandle, projectId: number, page: { limit: number; offset: number }): Promise<{ count: number; rows: EndpointRow[] }> {
   const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM webhook_endpoints WHERE project_id = $1', [projectId]);
   const { rows } = await db.query<EndpointRow>(
     'SELECT * FROM webhook_endpoints WHERE project_id = $1 ORDER BY created_at DESC, id LIMIT $2 OFFSET $3',
@@ -38,7 +39,7 @@ export async function listEndpoints(db: Queryable, projectId: number, page: { li
   return { count: count.rows[0].n, rows };
 }
 
-export async function findEndpoint(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<EndpointRow | null> {
+export async function findEndpoint(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<EndpointRow | null> {
   const { rows } = await db.query<EndpointRow>(
     `SELECT * FROM webhook_endpoints WHERE project_id = $1 AND id = $2${forUpdate ? ' FOR UPDATE' : ''}`,
     [projectId, id],
@@ -47,7 +48,7 @@ export async function findEndpoint(db: Queryable, projectId: number, id: string,
 }
 
 export async function insertEndpoint(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   values: EndpointValues,
   secret: { stored: string; mask: string },
@@ -62,7 +63,7 @@ export async function insertEndpoint(
 }
 
 /** Re-enabling clears the automatic disabling and the failure streak. */
-export async function updateEndpoint(db: Queryable, id: string, values: EndpointValues): Promise<EndpointRow> {
+export async function updateEndpoint(db: WriteTx, id: string, values: EndpointValues): Promise<EndpointRow> {
   const { rows } = await db.query<EndpointRow>(
     `UPDATE webhook_endpoints
         SET url = $2, events = $3, format = $4, enabled = $5, description = $6, updated_at = now(),
@@ -76,7 +77,7 @@ export async function updateEndpoint(db: Queryable, id: string, values: Endpoint
 }
 
 /** The new secret signs from now; the current one keeps signing beside it until `previousUntil`. */
-export async function rotateEndpointSecret(db: Queryable, id: string, secret: { stored: string; mask: string }, previousUntil: Date): Promise<EndpointRow> {
+export async function rotateEndpointSecret(db: WriteTx, id: string, secret: { stored: string; mask: string }, previousUntil: Date): Promise<EndpointRow> {
   const { rows } = await db.query<EndpointRow>(
     `UPDATE webhook_endpoints
         SET previous_secret = secret, previous_secret_expires_at = $4, secret = $2, secret_mask = $3, updated_at = now()
@@ -86,12 +87,12 @@ export async function rotateEndpointSecret(db: Queryable, id: string, secret: { 
   return rows[0];
 }
 
-export async function deleteEndpoint(db: Queryable, id: string): Promise<void> {
+export async function deleteEndpoint(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM webhook_endpoints WHERE id = $1', [id]);
 }
 
 /** The enabled endpoints of a project that take `eventType` (listed, or `*`). */
-export async function subscribedEndpoints(db: Queryable, projectId: number, eventType: string): Promise<{ id: string }[]> {
+export async function subscribedEndpoints(db: ReadHandle, projectId: number, eventType: string): Promise<{ id: string }[]> {
   const { rows } = await db.query<{ id: string }>(
     `SELECT id FROM webhook_endpoints WHERE project_id = $1 AND enabled AND (events @> ARRAY[$2]::text[] OR events @> ARRAY['*']::text[]) ORDER BY id`,
     [projectId, eventType],

@@ -7,6 +7,7 @@ import { insertPersonalApiKey } from '../../src/accounts/personal-api-keys/store
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { givePassword, personWithPassword, signIn, type SignedIn } from '../helpers/session.ts';
 import { createKey, currentOrganizationId, foreignOrganization, NOT_FOUND, NO_PROJECT_ACCESS, permissionDenied } from './support.ts';
+import { inUnit } from '../helpers/database.ts';
 
 let t: TestApp;
 let orgId: string;
@@ -31,7 +32,7 @@ interface Person {
 async function person(level: 'member' | 'admin' | 'owner'): Promise<Person> {
   const { userId, email } = await personWithPassword(t, orgId, level);
   const key = generateSecret(PERSONAL_KEY_PREFIX);
-  await insertPersonalApiKey(t.db.pool, { userId, label: 'k', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null });
+  await inUnit(t.db.pool, (tx) => insertPersonalApiKey(tx, { userId, label: 'k', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null }));
   const { rows } = await t.db.pool.query<{ uuid: string }>('SELECT uuid FROM users WHERE id = $1', [userId]);
   return { userId, uuid: rows[0].uuid, email, key, session: await signIn(t, email) };
 }

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { createSignInToken } from '../../src/accounts/sessions/sign-in-links.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { cookie, givePassword, GOOD_PASSWORD, login, OWNER_EMAIL, sessionOf, signIn } from '../helpers/session.ts';
+import { inUnit } from '../helpers/database.ts';
 
 const CSRF_FAILED = { type: 'authentication_error', code: 'csrf_failed', detail: 'CSRF token missing or incorrect.', attr: null };
 const SESSION_EXPIRED = {
@@ -257,7 +258,7 @@ describe('sign-out and expiry', () => {
 
 describe('one-time sign-in links', () => {
   test('the token signs in once; a second use, an unknown or an expired token → 400', async () => {
-    const token = await createSignInToken(t.db.pool, ownerId);
+    const token = await inUnit(t.db.pool, (tx) => createSignInToken(tx, ownerId));
     const first = await t.request({ method: 'POST', url: '/api/login/one-time/', payload: { token }, key: null });
     assert.equal(first.statusCode, 200, first.body);
     const session = sessionOf(t, first);
@@ -268,7 +269,7 @@ describe('one-time sign-in links', () => {
     assert.equal(again.json().code, 'invalid_token');
     assert.equal(again.json().attr, 'token');
 
-    const expired = await createSignInToken(t.db.pool, ownerId);
+    const expired = await inUnit(t.db.pool, (tx) => createSignInToken(tx, ownerId));
     await t.db.pool.query(`UPDATE sign_in_tokens SET expires_at = now() - interval '1 second'`);
     const late = await t.request({ method: 'POST', url: '/api/login/one-time/', payload: { token: expired }, key: null });
     assert.equal(late.statusCode, 400);

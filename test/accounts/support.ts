@@ -5,6 +5,7 @@ import { insertPersonalApiKey } from '../../src/accounts/personal-api-keys/store
 import { insertProject } from '../../src/accounts/projects/store.ts';
 import { insertUser } from '../../src/accounts/users/store.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { inUnit } from '../helpers/database.ts';
 
 export interface CreatedKey {
   id: string;
@@ -40,8 +41,8 @@ export async function currentOrganizationId(t: TestApp): Promise<string> {
 
 /** An organization with one project that the test app's user does not belong to. */
 export async function foreignOrganization(t: TestApp): Promise<{ organizationId: string; projectId: number }> {
-  const organization = await insertOrganization(t.db.pool, 'Somebody else');
-  const { project } = await insertProject(t.db.pool, { organizationId: organization.id, name: 'Not yours' });
+  const organization = await inUnit(t.db.pool, (tx) => insertOrganization(tx, 'Somebody else'));
+  const { project } = await inUnit(t.db.pool, (tx) => insertProject(tx, { organizationId: organization.id, name: 'Not yours' }));
   return { organizationId: organization.id, projectId: project.id };
 }
 
@@ -52,10 +53,10 @@ export async function otherUser(
   level: 'member' | 'admin' | 'owner',
 ): Promise<{ userId: number; key: string }> {
   const email = `user-${Math.random().toString(36).slice(2)}@example.com`;
-  const { id } = await insertUser(t.db.pool, { email, firstName: 'Other', currentOrganizationId: organizationId, currentProjectId: null });
-  await addMembership(t.db.pool, organizationId, id, level);
+  const { id } = await inUnit(t.db.pool, (tx) => insertUser(tx, { email, firstName: 'Other', currentOrganizationId: organizationId, currentProjectId: null }));
+  await inUnit(t.db.pool, (tx) => addMembership(tx, organizationId, id, level));
   const key = generateSecret(PERSONAL_KEY_PREFIX);
-  await insertPersonalApiKey(t.db.pool, { userId: id, label: 'other', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null });
+  await inUnit(t.db.pool, (tx) => insertPersonalApiKey(tx, { userId: id, label: 'other', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null }));
   return { userId: id, key };
 }
 

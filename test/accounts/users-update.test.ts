@@ -6,6 +6,7 @@ import { assertValidation } from '../helpers/api.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, login, personWithPassword, signIn } from '../helpers/session.ts';
 import { createKey, currentOrganizationId, permissionDenied } from './support.ts';
+import { inUnit } from '../helpers/database.ts';
 
 const NEW_PASSWORD = 'another long passphrase';
 
@@ -56,7 +57,7 @@ describe('PATCH /api/users/@me/', () => {
     const { email, userId } = await personWithPassword(t, orgId, 'member');
     const key = `phx_${Math.random().toString(36).slice(2)}${'k'.repeat(30)}`;
     const { insertPersonalApiKey } = await import('../../src/accounts/personal-api-keys/store.ts');
-    await insertPersonalApiKey(t.db.pool, { userId, label: 'k', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null });
+    await inUnit(t.db.pool, (tx) => insertPersonalApiKey(tx, { userId, label: 'k', value: key, scopes: ['*'], scopedTeams: null, scopedOrganizations: null }));
     const refused = await t.request({ method: 'PATCH', url: '/api/users/@me/', payload: { email: `stolen-${Date.now()}@example.com` }, key });
     assert.equal(refused.statusCode, 400);
     assert.equal(refused.json().attr, 'current_password');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TestContext } from 'node:test';
-import type { Queryable } from '../../src/db/pool.ts';
+import type { ReadHandle } from '../../src/db/pool.ts';
 import type { TestApp } from '../helpers/app.ts';
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -20,12 +20,12 @@ export interface PropertySpec {
   optionalInTypes?: boolean;
 }
 
-export async function addEvent(db: Queryable, projectId: number, name: string): Promise<string> {
+export async function addEvent(db: ReadHandle, projectId: number, name: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>('INSERT INTO event_definitions (project_id, name) VALUES ($1, $2) RETURNING id', [projectId, name]);
   return rows[0].id;
 }
 
-export async function addGroup(db: Queryable, projectId: number, name: string, properties: PropertySpec[]): Promise<string> {
+export async function addGroup(db: ReadHandle, projectId: number, name: string, properties: PropertySpec[]): Promise<string> {
   const { rows } = await db.query<{ id: string }>('INSERT INTO schema_property_groups (project_id, name) VALUES ($1, $2) RETURNING id', [projectId, name]);
   for (const p of properties) {
     await db.query(
@@ -37,12 +37,12 @@ export async function addGroup(db: Queryable, projectId: number, name: string, p
   return rows[0].id;
 }
 
-export async function attach(db: Queryable, eventId: string, groupId: string): Promise<void> {
+export async function attach(db: ReadHandle, eventId: string, groupId: string): Promise<void> {
   await db.query('INSERT INTO event_schemas (event_definition_id, property_group_id) VALUES ($1, $2)', [eventId, groupId]);
 }
 
 /** An event with one schema group of its own. */
-export async function addEventWithSchema(db: Queryable, projectId: number, name: string, properties: PropertySpec[]): Promise<string> {
+export async function addEventWithSchema(db: ReadHandle, projectId: number, name: string, properties: PropertySpec[]): Promise<string> {
   const eventId = await addEvent(db, projectId, name);
   await attach(db, eventId, await addGroup(db, projectId, `group of ${name}`, properties));
   return eventId;
@@ -52,7 +52,7 @@ export async function addEventWithSchema(db: Queryable, projectId: number, name:
  * What ingestion would record: the event's properties and their event property definitions (`type`
  * null: a definition without a type; absent: no definition at all).
  */
-export async function observe(db: Queryable, projectId: number, event: string, properties: { name: string; type?: string | null }[]): Promise<void> {
+export async function observe(db: ReadHandle, projectId: number, event: string, properties: { name: string; type?: string | null }[]): Promise<void> {
   for (const p of properties) {
     await db.query('INSERT INTO event_properties (project_id, event, property) VALUES ($1, $2, $3)', [projectId, event, p.name]);
     if (p.type === undefined) continue;

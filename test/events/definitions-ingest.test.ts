@@ -7,6 +7,7 @@ import { detectPropertyType } from '../../src/events/definitions/property-types.
 import type { IncomingEvent } from '../../src/events/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createDefinition, propertiesUrl, secondProject } from './definitions-support.ts';
+import { handOpened } from '../helpers/database.ts';
 
 let t: TestApp;
 before(async () => {
@@ -53,7 +54,7 @@ async function record(
   }) as PoolClient;
   try {
     await client.query('BEGIN');
-    await recordDefinitions(counting, options.projectId ?? t.projectId, events, seen);
+    await recordDefinitions(handOpened(counting), options.projectId ?? t.projectId, events, seen);
     await client.query(options.rollback ? 'ROLLBACK' : 'COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -7,6 +7,7 @@ import type { IncomingEvent } from '../../src/events/types.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { event, fresh, groupTypes, newProject, personCount, personExists, personOf, resolve } from './persons-support.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { handOpened } from '../helpers/database.ts';
 
 /**
  * Batches resolved in parallel transactions, each on its own connection, as the ingestion
@@ -47,7 +48,7 @@ async function openTx(): Promise<Tx> {
   };
   const tx: Tx = {
     pid: rows[0].pid,
-    resolve: (events, projectId = t.projectId) => resolvePersons(client, projectId, events),
+    resolve: (events, projectId = t.projectId) => resolvePersons(handOpened(client), projectId, events),
     commit: () => finish('COMMIT'),
     // A statement still waiting for a lock is cancelled first, so the rollback can run.
     close: async () => {

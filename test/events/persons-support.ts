@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { withTransaction } from '../../src/db/transaction.ts';
 import { resolvePersons } from '../../src/events/persons/resolve.ts';
 import type { IncomingEvent } from '../../src/events/types.ts';
 import { insertProject } from '../../src/accounts/projects/store.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { inUnit } from '../helpers/database.ts';
 
 let clock = Date.UTC(2024, 0, 1);
 
@@ -20,7 +20,7 @@ export function fresh(label: string): string {
 
 /** Resolves one batch in its own committed transaction. */
 export function resolve(t: TestApp, events: IncomingEvent[], projectId = t.projectId): Promise<Map<string, string>> {
-  return withTransaction(t.db.pool, (client) => resolvePersons(client, projectId, events));
+  return inUnit(t.db.pool, (tx) => resolvePersons(tx, projectId, events));
 }
 
 export interface StoredPerson {
@@ -58,7 +58,7 @@ export async function personExists(t: TestApp, id: number): Promise<boolean> {
 /** A new project in the test app's organization (for group types, which are counted per project). */
 export async function newProject(t: TestApp, name = 'Another'): Promise<number> {
   const { rows } = await t.db.pool.query<{ organization_id: string }>('SELECT organization_id FROM projects WHERE id = $1', [t.projectId]);
-  const { project } = await insertProject(t.db.pool, { organizationId: rows[0].organization_id, name });
+  const { project } = await inUnit(t.db.pool, (tx) => insertProject(tx, { organizationId: rows[0].organization_id, name }));
   return project.id;
 }
 

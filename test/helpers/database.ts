@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { migrate } from '../../src/db/migrate.ts';
-import { createPool, type Pool } from '../../src/db/pool.ts';
+import { createPool, type Pool, type PoolClient } from '../../src/db/pool.ts';
+import { UnitsOfWork, type WriteTx } from '../../src/db/unit-of-work.ts';
 
 /** The machine's PostgreSQL (trust auth); TEST_DATABASE_URL overrides it. */
 export const ADMIN_URL = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -39,4 +40,17 @@ export async function createTestDatabase(options: { migrate?: boolean } = {}): P
       await client.end();
     },
   };
+}
+
+/** Runs a test's set-up write in a unit of work of its own (committed when `work` resolves). */
+export function inUnit<T>(pool: Pool, work: (tx: WriteTx) => Promise<T>): Promise<T> {
+  return new UnitsOfWork(pool).run((unit) => work(unit.client));
+}
+
+/**
+ * A transaction a test opened by hand on `client` (to hold two open at once, to count statements),
+ * typed as the handle a unit of work gives its writes.
+ */
+export function handOpened(client: PoolClient): WriteTx {
+  return client as unknown as WriteTx;
 }

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../src/db/pool.ts';
+import type { ReadHandle } from '../../src/db/pool.ts';
 import { CHANGES_CHANNEL, type ChangeBus } from '../../src/kernel/changes/bus.ts';
 import { eventually } from './eventually.ts';
 
@@ -8,7 +8,7 @@ import { eventually } from './eventually.ts';
  * sent, so by then every notice sent before it has been heard (or, being the bus's own, ignored):
  * what has not happened yet is not waiting in a notice.
  */
-export async function noticesHeard(bus: ChangeBus, db: Queryable): Promise<void> {
+export async function noticesHeard(bus: ChangeBus, db: ReadHandle): Promise<void> {
   let heard = false;
   bus.subscribe((change) => {
     if (change.kind === 'auth') heard = true;

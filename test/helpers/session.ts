@@ -5,6 +5,7 @@ import { hashPassword } from '../../src/accounts/auth/passwords.ts';
 import { addMembership } from '../../src/accounts/organizations/store.ts';
 import { findUserIdByEmail, insertUser, setPasswordHash } from '../../src/accounts/users/store.ts';
 import type { TestApp } from './app.ts';
+import { inUnit } from './database.ts';
 
 export const OWNER_EMAIL = 'admin@bellwether.local';
 export const GOOD_PASSWORD = 'correct horse battery staple';
@@ -24,7 +25,8 @@ export function cookie(response: LightMyRequestResponse, name: string) {
 export async function givePassword(t: TestApp, password = GOOD_PASSWORD, email = OWNER_EMAIL): Promise<number> {
   const id = await findUserIdByEmail(t.db.pool, email);
   assert.ok(id !== null, `no user ${email}`);
-  await setPasswordHash(t.db.pool, id, await hashPassword(password));
+  const hash = await hashPassword(password);
+  await inUnit(t.db.pool, (tx) => setPasswordHash(tx, id, hash));
   return id;
 }
 
@@ -35,8 +37,8 @@ export async function personWithPassword(
   level: 'member' | 'admin' | 'owner',
   email = `person-${Math.random().toString(36).slice(2)}@example.com`,
 ): Promise<{ userId: number; email: string }> {
-  const { id } = await insertUser(t.db.pool, { email, firstName: 'Person', currentOrganizationId: organizationId, currentProjectId: null });
-  await addMembership(t.db.pool, organizationId, id, level);
+  const { id } = await inUnit(t.db.pool, (tx) => insertUser(tx, { email, firstName: 'Person', currentOrganizationId: organizationId, currentProjectId: null }));
+  await inUnit(t.db.pool, (tx) => addMembership(tx, organizationId, id, level));
   await givePassword(t, GOOD_PASSWORD, email);
   return { userId: id, email };
 }

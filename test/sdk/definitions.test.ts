@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { createFlag, insertCohort, notifyChange, patchFlag, startSdkApp, type Json, type SdkTestApp } from './support.ts';
 import { insertProject } from '../../src/accounts/projects/store.ts';
 import { eventually } from '../helpers/eventually.ts';
+import { inUnit } from '../helpers/database.ts';
 
 let t: SdkTestApp;
 const ids: Record<string, number> = {};
@@ -174,7 +175,7 @@ describe('flag definitions', () => {
 
     // Another organization's project: the key cannot reach it; the secret token of project 1 does not fit it.
     const { rows } = await t.db.pool.query<{ id: string }>(`INSERT INTO organizations (name) VALUES ('Other') RETURNING id`);
-    const other = (await insertProject(t.db.pool, { organizationId: rows[0].id, name: 'Elsewhere' })).project;
+    const other = (await inUnit(t.db.pool, (tx) => insertProject(tx, { organizationId: rows[0].id, name: 'Elsewhere' }))).project;
     assert.equal((await get(`/flags/definitions?token=${other.api_token}`, {}, t.key)).statusCode, 403);
     assert.equal((await get(`/api/projects/${other.id}/feature_flags/local_evaluation`, {}, t.key)).statusCode, 403);
     assert.equal((await get(`/flags/definitions?token=${other.api_token}`, {}, t.secret)).statusCode, 403);

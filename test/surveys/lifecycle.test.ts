@@ -7,7 +7,7 @@ import { FlagCache } from '../../src/flags/cache.ts';
 import { UnitsOfWork } from '../../src/db/unit-of-work.ts';
 import { ChangeBus } from '../../src/kernel/changes/bus.ts';
 import { SurveyJobs } from '../../src/surveys/lifecycle/jobs.ts';
-import type { JobLog } from '../../src/surveys/lifecycle/runner.ts';
+import type { JobLog } from '../../src/kernel/jobs.ts';
 import { SURVEY_JOBS_LOCK } from '../../src/surveys/lifecycle/store.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { createSurvey, getSurvey, type Json } from './support.ts';

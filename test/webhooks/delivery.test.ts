@@ -4,6 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { DAY_MS } from '../../src/webhooks/delivery/worker.ts';
 import { forgetFinished } from '../../src/webhooks/delivery/store.ts';
 import type { TestApp } from '../helpers/app.ts';
+import { inUnit } from '../helpers/database.ts';
 import { createFlag, createWebhook, deliveries, startReceiver, startWebhookApp, webhooksUrl, type Receiver } from './support.ts';
 
 let t: TestApp;
@@ -185,7 +186,7 @@ test('delivered and failed rows go 30 days after they finished; pending ones sta
   await insert('delivered', 29);
   await insert('pending', null);
   await t.db.pool.query(`UPDATE webhook_deliveries SET next_attempt_at = now() + interval '1 hour' WHERE status = 'pending'`);
-  assert.equal(await forgetFinished(t.db.pool, 30 * DAY_MS), 2);
+  assert.equal(await inUnit(t.db.pool, (tx) => forgetFinished(tx, 30 * DAY_MS)), 2);
   const { rows } = await t.db.pool.query('SELECT message_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [hook.id]);
   assert.deepEqual(rows.map((row) => row.message_id), ['msg_delivered_29', 'msg_pending_null']);
   await t.request({ method: 'DELETE', url: `${webhooksUrl(t.projectId)}${hook.id}/` });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { MAX_LIMIT } from '../../kernel/http/pagination.ts';
 import { documentedAs } from '../../kernel/http/shapes.ts';
 import { ActivityEntry } from './schemas.ts';
@@ -36,7 +36,7 @@ function pageUrl(request: FastifyRequest, page: number, limit: number): string {
 }
 
 export async function activityPage(
-  db: Queryable,
+  db: ReadHandle,
   request: FastifyRequest,
   query: ActivityPageQuery,
   target: { projectId: number; scope: string; itemId?: string },

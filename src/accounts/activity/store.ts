@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
-import { unitRunningOn, type UnitOfWork } from '../../db/unit-of-work.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import { unitRunningOn, type UnitOfWork, type WriteTx } from '../../db/unit-of-work.ts';
 import { ExtensionPoint } from '../../kernel/extensions.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { ActivityDetail, ActivityEntry } from './schemas.ts';
@@ -24,7 +24,7 @@ export type ActivityFollower = (unit: UnitOfWork, entry: NewActivity) => Promise
 export const ACTIVITY_FOLLOWERS = new ExtensionPoint<ActivityFollower>('activity followers');
 
 /** Must run on the same client (transaction) as the change it records. */
-export async function recordActivity(db: Queryable, entry: NewActivity): Promise<void> {
+export async function recordActivity(db: WriteTx, entry: NewActivity): Promise<void> {
   await db.query(
     `INSERT INTO activity_log (project_id, scope, item_id, activity, user_id, is_system, detail)
      VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -43,7 +43,7 @@ export interface ActivityFilter {
   offset: number;
 }
 
-export async function listActivity(db: Queryable, filter: ActivityFilter): Promise<{ total: number; entries: ActivityEntry[] }> {
+export async function listActivity(db: ReadHandle, filter: ActivityFilter): Promise<{ total: number; entries: ActivityEntry[] }> {
   const params: unknown[] = [filter.projectId, filter.scope];
   let where = 'a.project_id = $1 AND a.scope = $2';
   if (filter.itemId !== undefined) {

@@ -1,4 +1,5 @@
 import type { Pool } from '../../db/pool.ts';
+import { poolWrite } from '../../db/unit-of-work.ts';
 import type { ChangeBus } from '../../kernel/changes/bus.ts';
 import type { ChangeCounters } from '../../kernel/changes/counters.ts';
 import { DAY_MS } from '../../kernel/time.ts';
@@ -95,7 +96,7 @@ export class Authenticator {
       if (this.seen === generation) this.principals.set(hash, found);
     }
     if (!hashesEqual(found.secureValue, hash)) throw authenticationFailed();
-    this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(this.pool, id));
+    this.noteUse(found.principal.keyId, (id) => touchKeyLastUsed(poolWrite(this.pool), id));
     return found.principal;
   }
 
@@ -114,7 +115,7 @@ export class Authenticator {
     }
     if (found.expiresAt <= now || found.lastSeenAt + this.sessionLimits.idleMs <= now) throw sessionExpired();
     if (!hashesEqual(found.principal.sessionHash, hash)) throw sessionExpired();
-    this.noteUse(hash, (id) => touchSession(this.pool, id));
+    this.noteUse(hash, (id) => touchSession(poolWrite(this.pool), id));
     return found.principal;
   }
 

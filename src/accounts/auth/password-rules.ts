@@ -2,6 +2,7 @@ import { ZxcvbnFactory, type ZxcvbnResult } from '@zxcvbn-ts/core';
 import * as zxcvbnCommon from '@zxcvbn-ts/language-common';
 import * as zxcvbnEnglish from '@zxcvbn-ts/language-en';
 import { validationError } from '../../kernel/errors.ts';
+import { similarToPerson } from '../errors.ts';
 
 export const PASSWORD_MIN_LENGTH = 8;
 /** Long passphrases fit; the bound keeps one request's hashing work fixed. */
@@ -61,9 +62,6 @@ function tooSimilar(password: string, words: readonly string[]): boolean {
   }
   return used && rest.length < 4;
 }
-
-const similarToPerson = (attr: string) =>
-  validationError('The password is too similar to your e-mail address or name.', attr, 'password_too_similar');
 
 /** The person's own words made it weak: zxcvbn matched their e-mail or name (not this service's name). */
 function weakenedByPerson(result: ZxcvbnResult): boolean {

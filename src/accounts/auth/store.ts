@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { PoolWrite } from '../../db/unit-of-work.ts';
 import type { KeyPrincipal, Membership, Principal, ProjectRef, SessionPrincipal } from './principal.ts';
 
 interface UserAndMemberships {
@@ -32,7 +33,7 @@ export interface FoundPrincipal {
   secureValue: string;
 }
 
-export async function findPrincipalByKeyHash(db: Queryable, hash: string): Promise<FoundPrincipal | null> {
+export async function findPrincipalByKeyHash(db: ReadHandle, hash: string): Promise<FoundPrincipal | null> {
   const { rows } = await db.query<KeyRow>(
     `SELECT k.id AS key_id, k.secure_value, k.scopes, k.scoped_teams, k.scoped_organizations::text[] AS scoped_organizations,
             ${USER_AND_MEMBERSHIPS_SQL}
@@ -71,7 +72,7 @@ export interface FoundSession {
 
 const ALL_SCOPES: ReadonlySet<string> = new Set(['*']);
 
-export async function findSessionByHash(db: Queryable, hash: string): Promise<FoundSession | null> {
+export async function findSessionByHash(db: ReadHandle, hash: string): Promise<FoundSession | null> {
   const { rows } = await db.query<SessionRow>(
     `SELECT s.id_hash, s.csrf_hash, s.last_seen_at, s.expires_at, ${USER_AND_MEMBERSHIPS_SQL}
        FROM sessions s JOIN users u ON u.id = s.user_id
@@ -96,7 +97,7 @@ export async function findSessionByHash(db: Queryable, hash: string): Promise<Fo
   };
 }
 
-export async function findProjectRef(db: Queryable, projectId: number): Promise<ProjectRef | null> {
+export async function findProjectRef(db: ReadHandle, projectId: number): Promise<ProjectRef | null> {
   const { rows } = await db.query<{ id: number; organization_id: string }>(
     'SELECT id, organization_id FROM projects WHERE id = $1',
     [projectId],
@@ -104,7 +105,7 @@ export async function findProjectRef(db: Queryable, projectId: number): Promise<
   return rows[0] ? { id: rows[0].id, organizationId: rows[0].organization_id } : null;
 }
 
-export async function touchKeyLastUsed(db: Queryable, keyId: string): Promise<void> {
+export async function touchKeyLastUsed(db: PoolWrite, keyId: string): Promise<void> {
   await db.query(
     `UPDATE personal_api_keys SET last_used_at = now()
       WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`,
@@ -112,7 +113,7 @@ export async function touchKeyLastUsed(db: Queryable, keyId: string): Promise<vo
   );
 }
 
-export async function touchSession(db: Queryable, hash: string): Promise<void> {
+export async function touchSession(db: PoolWrite, hash: string): Promise<void> {
   await db.query(
     `UPDATE sessions SET last_seen_at = now() WHERE id_hash = $1 AND last_seen_at < now() - interval '1 minute'`,
     [hash],

@@ -1,5 +1,5 @@
 import type { AccountsDeps } from '../deps.ts';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { requiredField, validationError } from '../../kernel/errors.ts';
@@ -13,6 +13,7 @@ import { findUser, findUserIdByEmail, insertUser, setCurrentOrganization, setPas
 import { toUserSummary, type UserSummary } from '../users/user-summary.ts';
 import { FIRST_NAME_MAX_LENGTH, type SignupBody, type SignupInfo } from './schemas.ts';
 import { deleteInvitesFor, findSignupInvite, isMemberByEmail, type SignupInvite } from './store.ts';
+import { invalidInvite } from '../errors.ts';
 
 /** Who opened the link, when the request carries a live session. */
 export interface Visitor {
@@ -20,13 +21,11 @@ export interface Visitor {
   email: string;
 }
 
-const invalidInvite = () => validationError('The provided invite ID is not valid.', null, 'invalid_input');
-
 /**
  * PostHog's checks of an invite, in its words: it exists and has not expired; signed in, it is for
  * this person's address and they are not a member yet; otherwise the address has no account yet.
  */
-async function usableInvite(db: Queryable, rawId: string, visitor: Visitor | null, lock = false): Promise<SignupInvite> {
+async function usableInvite(db: ReadHandle, rawId: string, visitor: Visitor | null, lock = false): Promise<SignupInvite> {
   const invite = isUuid(rawId) ? await findSignupInvite(db, rawId.toLowerCase(), lock) : null;
   if (!invite) throw invalidInvite();
   if (invite.is_expired) throw validationError('This invite has expired. Please ask your admin for a new one.', null, 'expired');

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 import type { Level } from '../members/store.ts';
 
@@ -22,7 +23,7 @@ const INVITE_COLUMNS = `i.id, i.target_email, i.first_name, i.level, ${userSumma
   i.emailing_attempt_made, i.created_at, i.updated_at, ${EXPIRED_SQL} AS is_expired`;
 
 export async function insertInvite(
-  db: Queryable,
+  db: WriteTx,
   invite: { organizationId: string; targetEmail: string; firstName: string; level: Level; createdBy: number },
 ): Promise<InviteRow> {
   const { rows } = await db.query<{ id: string }>(
@@ -33,7 +34,7 @@ export async function insertInvite(
   return (await findInvite(db, invite.organizationId, rows[0].id))!;
 }
 
-export async function findInvite(db: Queryable, organizationId: string, id: string): Promise<InviteRow | null> {
+export async function findInvite(db: ReadHandle, organizationId: string, id: string): Promise<InviteRow | null> {
   const { rows } = await db.query<InviteRow>(
     `SELECT ${INVITE_COLUMNS} FROM organization_invites i LEFT JOIN users u ON u.id = i.created_by
       WHERE i.organization_id = $1 AND i.id = $2`,
@@ -43,7 +44,7 @@ export async function findInvite(db: Queryable, organizationId: string, id: stri
 }
 
 export async function listInvites(
-  db: Queryable,
+  db: ReadHandle,
   organizationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: InviteRow[] }> {
@@ -58,7 +59,7 @@ export async function listInvites(
   return { count: count.rows[0].n, rows };
 }
 
-export async function hasLiveInviteFor(db: Queryable, organizationId: string, email: string): Promise<boolean> {
+export async function hasLiveInviteFor(db: ReadHandle, organizationId: string, email: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `SELECT 1 FROM organization_invites i WHERE i.organization_id = $1 AND lower(i.target_email) = lower($2) AND NOT (${EXPIRED_SQL})`,
     [organizationId, email],
@@ -67,19 +68,19 @@ export async function hasLiveInviteFor(db: Queryable, organizationId: string, em
 }
 
 /** Every invite of this address to the organization (expired ones before a new invite; all of them once one is used). */
-export async function deleteInvitesFor(db: Queryable, organizationId: string, email: string): Promise<void> {
+export async function deleteInvitesFor(db: WriteTx, organizationId: string, email: string): Promise<void> {
   await db.query('DELETE FROM organization_invites WHERE organization_id = $1 AND lower(target_email) = lower($2)', [
     organizationId,
     email,
   ]);
 }
 
-export async function deleteInvite(db: Queryable, organizationId: string, id: string): Promise<boolean> {
+export async function deleteInvite(db: WriteTx, organizationId: string, id: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM organization_invites WHERE organization_id = $1 AND id = $2', [organizationId, id]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function isMemberByEmail(db: Queryable, organizationId: string, email: string): Promise<boolean> {
+export async function isMemberByEmail(db: ReadHandle, organizationId: string, email: string): Promise<boolean> {
   const { rowCount } = await db.query(
     `SELECT 1 FROM organization_memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND lower(u.email) = lower($2)`,
@@ -100,7 +101,7 @@ export interface SignupInvite {
 }
 
 /** `lock`: the invite row stays locked until the transaction ends (a sign-up racing another). */
-export async function findSignupInvite(db: Queryable, id: string, lock = false): Promise<SignupInvite | null> {
+export async function findSignupInvite(db: ReadHandle, id: string, lock = false): Promise<SignupInvite | null> {
   if (lock) await db.query("SET LOCAL lock_timeout = '5s'");
   const { rows } = await db.query<SignupInvite>(
     `SELECT i.id, i.organization_id, o.name AS organization_name, i.target_email, i.first_name, i.level, ${EXPIRED_SQL} AS is_expired

@@ -1,6 +1,5 @@
 import type { AccountsDeps } from '../deps.ts';
-import type { PoolClient } from '../../db/pool.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import type { Principal } from '../auth/principal.ts';
 import { notFound } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
@@ -55,7 +54,7 @@ async function withMembers<T>(
   principal: Principal,
   rawOrganization: string,
   userUuid: string,
-  work: (client: PoolClient, pair: LockedPair, organizationId: string, unit: UnitOfWork) => Promise<T>,
+  work: (client: WriteTx, pair: LockedPair, organizationId: string, unit: UnitOfWork) => Promise<T>,
 ): Promise<T> {
   const { id } = await resolveOrganization(deps, principal, rawOrganization);
   if (!isUuid(userUuid)) throw notFound();

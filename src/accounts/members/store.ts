@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Membership } from '../auth/principal.ts';
 import { userSummarySql, type UserSummary } from '../users/user-summary.ts';
 
@@ -17,7 +18,7 @@ export interface MemberRow {
 const MEMBER_COLUMNS = `m.id, m.user_id, ${userSummarySql('u')} AS user, m.level, m.joined_at, m.updated_at, u.last_login`;
 
 export async function listMembers(
-  db: Queryable,
+  db: ReadHandle,
   organizationId: string,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: MemberRow[] }> {
@@ -35,7 +36,7 @@ export async function listMembers(
 }
 
 /** The member with this user uuid (read under lockOrganization when it decides a change). */
-export async function findMemberByUserUuid(db: Queryable, organizationId: string, userUuid: string): Promise<MemberRow | null> {
+export async function findMemberByUserUuid(db: ReadHandle, organizationId: string, userUuid: string): Promise<MemberRow | null> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND u.uuid = $2`,
@@ -44,7 +45,7 @@ export async function findMemberByUserUuid(db: Queryable, organizationId: string
   return rows[0] ?? null;
 }
 
-export async function findMemberByUserId(db: Queryable, organizationId: string, userId: number): Promise<MemberRow | null> {
+export async function findMemberByUserId(db: ReadHandle, organizationId: string, userId: number): Promise<MemberRow | null> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id
       WHERE m.organization_id = $1 AND m.user_id = $2`,
@@ -57,13 +58,13 @@ export async function findMemberByUserId(db: Queryable, organizationId: string, 
  * Serialises every change to one organization's memberships (levels, removals, joins), so that two
  * concurrent changes cannot together leave it without an owner. Waits at most the lock timeout.
  */
-export async function lockOrganization(db: Queryable, organizationId: string): Promise<boolean> {
+export async function lockOrganization(db: WriteTx, organizationId: string): Promise<boolean> {
   await db.query("SET LOCAL lock_timeout = '5s'");
   const { rowCount } = await db.query('SELECT 1 FROM organizations WHERE id = $1 FOR UPDATE', [organizationId]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function countOwners(db: Queryable, organizationId: string): Promise<number> {
+export async function countOwners(db: ReadHandle, organizationId: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     "SELECT count(*)::int AS n FROM organization_memberships WHERE organization_id = $1 AND level = 'owner'",
     [organizationId],
@@ -71,11 +72,11 @@ export async function countOwners(db: Queryable, organizationId: string): Promis
   return rows[0].n;
 }
 
-export async function updateMemberLevel(db: Queryable, membershipId: string, level: Level): Promise<void> {
+export async function updateMemberLevel(db: WriteTx, membershipId: string, level: Level): Promise<void> {
   await db.query('UPDATE organization_memberships SET level = $2, updated_at = now() WHERE id = $1', [membershipId, level]);
 }
 
-export async function deleteMembership(db: Queryable, membershipId: string): Promise<void> {
+export async function deleteMembership(db: WriteTx, membershipId: string): Promise<void> {
   await db.query('DELETE FROM organization_memberships WHERE id = $1', [membershipId]);
 }
 
@@ -83,7 +84,7 @@ export async function deleteMembership(db: Queryable, membershipId: string): Pro
  * A person who left an organization no longer has it (or one of its projects) as their current
  * one: they move to another organization of theirs, if any, and its first project.
  */
-export async function moveCurrentOutOf(db: Queryable, userId: number, organizationId: string): Promise<void> {
+export async function moveCurrentOutOf(db: WriteTx, userId: number, organizationId: string): Promise<void> {
   await db.query(
     `WITH next AS (
        SELECT m.organization_id,

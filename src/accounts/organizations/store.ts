@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Membership } from '../auth/principal.ts';
 import type { KeyReach } from './reach.ts';
 
@@ -10,7 +11,7 @@ export interface OrganizationRow {
   updated_at: Date;
 }
 
-export async function insertOrganization(db: Queryable, name: string): Promise<OrganizationRow> {
+export async function insertOrganization(db: WriteTx, name: string): Promise<OrganizationRow> {
   const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || null;
   const { rows } = await db.query<OrganizationRow>(
     'INSERT INTO organizations (name, slug) VALUES ($1, $2) RETURNING *',
@@ -19,7 +20,7 @@ export async function insertOrganization(db: Queryable, name: string): Promise<O
   return rows[0];
 }
 
-export async function addMembership(db: Queryable, organizationId: string, userId: number, level: 'member' | 'admin' | 'owner'): Promise<void> {
+export async function addMembership(db: WriteTx, organizationId: string, userId: number, level: 'member' | 'admin' | 'owner'): Promise<void> {
   await db.query(
     `INSERT INTO organization_memberships (organization_id, user_id, level) VALUES ($1, $2, $3)
      ON CONFLICT (organization_id, user_id) DO NOTHING`,
@@ -28,7 +29,7 @@ export async function addMembership(db: Queryable, organizationId: string, userI
 }
 
 /** The user is an owner of the organization: added as one, or raised to it. */
-export async function ensureOwnerMembership(db: Queryable, organizationId: string, userId: number): Promise<void> {
+export async function ensureOwnerMembership(db: WriteTx, organizationId: string, userId: number): Promise<void> {
   await db.query(
     `INSERT INTO organization_memberships (organization_id, user_id, level) VALUES ($1, $2, 'owner')
      ON CONFLICT (organization_id, user_id) DO UPDATE SET level = 'owner', updated_at = now()
@@ -37,7 +38,7 @@ export async function ensureOwnerMembership(db: Queryable, organizationId: strin
   );
 }
 
-export async function firstOwnerOf(db: Queryable, organizationId: string): Promise<number | null> {
+export async function firstOwnerOf(db: ReadHandle, organizationId: string): Promise<number | null> {
   const { rows } = await db.query<{ user_id: number }>(
     "SELECT user_id FROM organization_memberships WHERE organization_id = $1 AND level = 'owner' ORDER BY joined_at, user_id LIMIT 1",
     [organizationId],
@@ -45,7 +46,7 @@ export async function firstOwnerOf(db: Queryable, organizationId: string): Promi
   return rows[0]?.user_id ?? null;
 }
 
-export async function findOrganization(db: Queryable, id: string): Promise<OrganizationRow | null> {
+export async function findOrganization(db: ReadHandle, id: string): Promise<OrganizationRow | null> {
   const { rows } = await db.query<OrganizationRow>('SELECT * FROM organizations WHERE id = $1', [id]);
   return rows[0] ?? null;
 }
@@ -60,7 +61,7 @@ const ORGANIZATION_OF_USER_COLUMNS = `o.id, o.name, o.slug, o.created_at, o.upda
 
 /** The organizations a key reaches: the user's memberships, narrowed by the key's scoping. */
 export async function listReachableOrganizations(
-  db: Queryable,
+  db: ReadHandle,
   reach: KeyReach,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: OrganizationOfUser[] }> {
@@ -83,7 +84,7 @@ export async function listReachableOrganizations(
 }
 
 /** One organization as its member `userId` sees it; null when it is unknown or they are not a member. */
-export async function findOrganizationOfUser(db: Queryable, id: string, userId: number): Promise<OrganizationOfUser | null> {
+export async function findOrganizationOfUser(db: ReadHandle, id: string, userId: number): Promise<OrganizationOfUser | null> {
   const { rows } = await db.query<OrganizationOfUser>(
     `SELECT ${ORGANIZATION_OF_USER_COLUMNS} FROM organizations o
        JOIN organization_memberships m ON m.organization_id = o.id AND m.user_id = $2

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { hashSecret, maskSecret } from '../auth/keys.ts';
 
 export interface PersonalApiKeyRow {
@@ -26,7 +27,7 @@ export interface NewPersonalApiKey {
   scopedOrganizations: string[] | null;
 }
 
-export async function insertPersonalApiKey(db: Queryable, key: NewPersonalApiKey): Promise<PersonalApiKeyRow> {
+export async function insertPersonalApiKey(db: WriteTx, key: NewPersonalApiKey): Promise<PersonalApiKeyRow> {
   const { rows } = await db.query<PersonalApiKeyRow>(
     `INSERT INTO personal_api_keys (user_id, label, secure_value, mask_value, scopes, scoped_teams, scoped_organizations)
      VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING ${KEY_COLUMNS}`,
@@ -35,18 +36,18 @@ export async function insertPersonalApiKey(db: Queryable, key: NewPersonalApiKey
   return rows[0];
 }
 
-export async function keyExistsWithValue(db: Queryable, value: string): Promise<boolean> {
+export async function keyExistsWithValue(db: ReadHandle, value: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM personal_api_keys WHERE secure_value = $1', [hashSecret(value)]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function countKeys(db: Queryable): Promise<number> {
+export async function countKeys(db: ReadHandle): Promise<number> {
   const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM personal_api_keys');
   return rows[0].n;
 }
 
 export async function listKeysOfUser(
-  db: Queryable,
+  db: ReadHandle,
   userId: number,
   page: { limit: number; offset: number },
 ): Promise<{ count: number; rows: PersonalApiKeyRow[] }> {
@@ -58,12 +59,12 @@ export async function listKeysOfUser(
   return { count: count.rows[0].n, rows };
 }
 
-export async function deleteKeyOfUser(db: Queryable, userId: number, keyId: string): Promise<boolean> {
+export async function deleteKeyOfUser(db: WriteTx, userId: number, keyId: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM personal_api_keys WHERE id = $1 AND user_id = $2', [keyId, userId]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function findKeyOfUser(db: Queryable, userId: number, keyId: string): Promise<PersonalApiKeyRow | null> {
+export async function findKeyOfUser(db: ReadHandle, userId: number, keyId: string): Promise<PersonalApiKeyRow | null> {
   const { rows } = await db.query<PersonalApiKeyRow>(
     `SELECT ${KEY_COLUMNS} FROM personal_api_keys WHERE id = $1 AND user_id = $2`,
     [keyId, userId],

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { generateSecret, hashSecret, maskSecret } from '../auth/keys.ts';
 import type { KeyReach } from '../organizations/reach.ts';
 
@@ -23,7 +24,7 @@ const PROJECT_COLUMNS = 'id, organization_id, name, api_token, secret_token_mask
 const columnsOf = (alias: string) => PROJECT_COLUMNS.split(', ').map((c) => `${alias}.${c}`).join(', ');
 
 export async function insertProject(
-  db: Queryable,
+  db: WriteTx,
   input: { organizationId: string; name: string; id?: number },
 ): Promise<CreatedProject> {
   const secretToken = generateSecret('phs_');
@@ -42,7 +43,7 @@ export async function insertProject(
   return { project: rows[0], secretToken };
 }
 
-export async function findProject(db: Queryable, id: number): Promise<ProjectRow | null> {
+export async function findProject(db: ReadHandle, id: number): Promise<ProjectRow | null> {
   const { rows } = await db.query<ProjectRow>(`SELECT ${PROJECT_COLUMNS} FROM projects WHERE id = $1`, [id]);
   return rows[0] ?? null;
 }
@@ -52,7 +53,7 @@ export async function findProject(db: Queryable, id: number): Promise<ProjectRow
  * optionally inside one organization; all of them when `page` is absent.
  */
 export async function listReachableProjects(
-  db: Queryable,
+  db: ReadHandle,
   reach: KeyReach,
   filter: { organizationId?: string } = {},
   page?: { limit: number; offset: number },
@@ -76,7 +77,7 @@ export async function listReachableProjects(
 }
 
 export async function updateProject(
-  db: Queryable,
+  db: WriteTx,
   id: number,
   changes: { name?: string; timezone?: string },
 ): Promise<ProjectRow | null> {
@@ -89,7 +90,7 @@ export async function updateProject(
 }
 
 /** A new public project token; the old one stops naming the project. Answers the old token too. */
-export async function replaceProjectToken(db: Queryable, id: number): Promise<{ project: ProjectRow; oldToken: string } | null> {
+export async function replaceProjectToken(db: WriteTx, id: number): Promise<{ project: ProjectRow; oldToken: string } | null> {
   const { rows } = await db.query<ProjectRow & { old_token: string }>(
     `UPDATE projects p SET api_token = $2, updated_at = now()
        FROM (SELECT id, api_token AS old_token FROM projects WHERE id = $1 FOR UPDATE) old
@@ -103,7 +104,7 @@ export async function replaceProjectToken(db: Queryable, id: number): Promise<{ 
 }
 
 /** A new secret token (stored as its hash and mask); the old one stops working. Answers the new one in clear, once. */
-export async function replaceSecretToken(db: Queryable, id: number): Promise<{ project: ProjectRow; secretToken: string; oldMask: string } | null> {
+export async function replaceSecretToken(db: WriteTx, id: number): Promise<{ project: ProjectRow; secretToken: string; oldMask: string } | null> {
   const secretToken = generateSecret('phs_');
   const { rows } = await db.query<ProjectRow & { old_mask: string }>(
     `UPDATE projects p SET secret_token_hash = $2, secret_token_mask = $3, updated_at = now()
@@ -122,7 +123,7 @@ export async function replaceSecretToken(db: Queryable, id: number): Promise<{ p
  * it was move to another project of the same organization, when there is one.
  * Run it inside a transaction.
  */
-export async function deleteProject(db: Queryable, project: { id: number; organizationId: string }): Promise<boolean> {
+export async function deleteProject(db: WriteTx, project: { id: number; organizationId: string }): Promise<boolean> {
   await db.query(
     `UPDATE users SET current_project_id = (
        SELECT p.id FROM projects p WHERE p.organization_id = $2 AND p.id <> $1 ORDER BY p.id LIMIT 1)
@@ -134,7 +135,7 @@ export async function deleteProject(db: Queryable, project: { id: number; organi
 }
 
 /** The organization's first project (the one a new member starts in), or null. */
-export async function firstProjectOf(db: Queryable, organizationId: string): Promise<number | null> {
+export async function firstProjectOf(db: ReadHandle, organizationId: string): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM projects WHERE organization_id = $1 ORDER BY id LIMIT 1', [organizationId]);
   return rows[0]?.id ?? null;
 }

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
-import type { UnitOfWork, UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { UnitOfWork, UnitsOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import type { Authenticator } from '../auth/authenticator.ts';
 import { hashSecret } from '../auth/keys.ts';
 import type { ChangeBus } from '../../kernel/changes/bus.ts';
@@ -14,7 +13,7 @@ export interface StartedSession {
 }
 
 /** A new session for the user, its id and CSRF token fresh random values (never one the client chose). */
-export async function startSession(db: Queryable, authenticator: Authenticator, userId: number): Promise<StartedSession> {
+export async function startSession(db: WriteTx, authenticator: Authenticator, userId: number): Promise<StartedSession> {
   const id = randomBytes(32).toString('base64url');
   const csrfToken = randomBytes(32).toString('base64url');
   const { maxAgeMs } = authenticator.sessionLimits;

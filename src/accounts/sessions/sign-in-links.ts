@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
 import { hashSecret } from '../auth/keys.ts';
 import { insertSignInToken } from './store.ts';
+import type { WriteHandle } from '../../db/unit-of-work.ts';
 
 export const SIGN_IN_LINK_TTL_MS = 24 * 3_600_000;
 
 /** A single-use token that signs `userId` in within 24 hours; stored as its hash. */
-export async function createSignInToken(db: Queryable, userId: number): Promise<string> {
+export async function createSignInToken(db: WriteHandle, userId: number): Promise<string> {
   const token = randomBytes(32).toString('base64url');
   await insertSignInToken(db, { hash: hashSecret(token), userId, ttlMs: SIGN_IN_LINK_TTL_MS });
   return token;

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteHandle, WriteTx } from '../../db/unit-of-work.ts';
 
 export interface NewSession {
   idHash: string;
@@ -8,7 +9,7 @@ export interface NewSession {
 }
 
 /** Also drops every session past its absolute limit, so the table holds only live ones and a few idle ones. */
-export async function insertSession(db: Queryable, session: NewSession): Promise<void> {
+export async function insertSession(db: WriteTx, session: NewSession): Promise<void> {
   await db.query('DELETE FROM sessions WHERE expires_at < now()');
   await db.query(
     `INSERT INTO sessions (id_hash, user_id, csrf_hash, expires_at)
@@ -17,23 +18,23 @@ export async function insertSession(db: Queryable, session: NewSession): Promise
   );
 }
 
-export async function deleteSession(db: Queryable, idHash: string): Promise<boolean> {
+export async function deleteSession(db: WriteTx, idHash: string): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM sessions WHERE id_hash = $1', [idHash]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function deleteSessionsOfUser(db: Queryable, userId: number): Promise<number> {
+export async function deleteSessionsOfUser(db: WriteTx, userId: number): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM sessions WHERE user_id = $1', [userId]);
   return rowCount ?? 0;
 }
 
 /** Every session of the user but `keep` (the one making the request, when there is one). */
-export async function deleteOtherSessionsOfUser(db: Queryable, userId: number, keep: string | null): Promise<number> {
+export async function deleteOtherSessionsOfUser(db: WriteTx, userId: number, keep: string | null): Promise<number> {
   const { rowCount } = await db.query('DELETE FROM sessions WHERE user_id = $1 AND id_hash IS DISTINCT FROM $2', [userId, keep]);
   return rowCount ?? 0;
 }
 
-export async function insertSignInToken(db: Queryable, token: { hash: string; userId: number; ttlMs: number }): Promise<void> {
+export async function insertSignInToken(db: WriteHandle, token: { hash: string; userId: number; ttlMs: number }): Promise<void> {
   await db.query('DELETE FROM sign_in_tokens WHERE expires_at < now()');
   await db.query(
     `INSERT INTO sign_in_tokens (token_hash, user_id, expires_at)
@@ -43,7 +44,7 @@ export async function insertSignInToken(db: Queryable, token: { hash: string; us
 }
 
 /** Uses the token up: its user when it existed and had not expired, else null. Single use even under races. */
-export async function consumeSignInToken(db: Queryable, hash: string): Promise<number | null> {
+export async function consumeSignInToken(db: WriteTx, hash: string): Promise<number | null> {
   const { rows } = await db.query<{ user_id: number; live: boolean }>(
     'DELETE FROM sign_in_tokens WHERE token_hash = $1 RETURNING user_id, expires_at > now() AS live',
     [hash],
@@ -57,7 +58,7 @@ export interface LoginUser {
 }
 
 /** The account the address names (PostgreSQL's `lower()` on both sides), and the address as that fold spells it. */
-export async function findLoginUser(db: Queryable, email: string): Promise<{ user: LoginUser | null; folded: string }> {
+export async function findLoginUser(db: ReadHandle, email: string): Promise<{ user: LoginUser | null; folded: string }> {
   const { rows } = await db.query<{ id: number | null; password_hash: string | null; folded: string }>(
     `SELECT u.id, u.password_hash, lower($1) AS folded
        FROM (SELECT 1) AS one LEFT JOIN users u ON lower(u.email) = lower($1)`,
@@ -67,7 +68,7 @@ export async function findLoginUser(db: Queryable, email: string): Promise<{ use
   return { user: row.id === null ? null : { id: row.id, password_hash: row.password_hash }, folded: row.folded };
 }
 
-export async function recordLogin(db: Queryable, userId: number): Promise<void> {
+export async function recordLogin(db: WriteTx, userId: number): Promise<void> {
   await db.query('UPDATE users SET last_login = now() WHERE id = $1', [userId]);
 }
 
@@ -79,7 +80,7 @@ export interface ThrottleState {
 }
 
 export async function readThrottle(
-  db: Queryable,
+  db: ReadHandle,
   key: { account: string; address: string },
   rule: { windowMs: number; accountLimit: number; addressLimit: number },
 ): Promise<ThrottleState> {
@@ -98,7 +99,7 @@ export async function readThrottle(
 }
 
 /** One failed sign-in; failures older than the window are dropped on the way. */
-export async function recordFailure(db: Queryable, key: { account: string; address: string }, windowMs: number): Promise<void> {
+export async function recordFailure(db: WriteTx, key: { account: string; address: string }, windowMs: number): Promise<void> {
   await db.query(
     `WITH old AS (DELETE FROM login_failures WHERE attempted_at < now() - make_interval(secs => $3::double precision / 1000))
      INSERT INTO login_failures (account, address) VALUES ($1, $2)`,
@@ -107,6 +108,6 @@ export async function recordFailure(db: Queryable, key: { account: string; addre
 }
 
 /** A successful sign-in forgets the account's failures (not the address's: one good account must not unlock it). */
-export async function clearAccountFailures(db: Queryable, account: string): Promise<void> {
+export async function clearAccountFailures(db: WriteTx, account: string): Promise<void> {
   await db.query('UPDATE login_failures SET account = NULL WHERE account = $1', [account]);
 }

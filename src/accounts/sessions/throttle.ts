@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { ThrottledError } from '../../kernel/errors.ts';
 import { readThrottle } from './store.ts';
 
@@ -30,7 +30,7 @@ export const accountOfUser = (userId: number) => `user:${userId}`;
 export const accountOfUnknown = (foldedEmail: string) => `email:${foldedEmail}`;
 
 /** 429 with Retry-After while the account or the address has used up its failures. */
-export async function ensureNotThrottled(db: Queryable, key: ThrottleKey, rule: ThrottleRule): Promise<void> {
+export async function ensureNotThrottled(db: ReadHandle, key: ThrottleKey, rule: ThrottleRule): Promise<void> {
   const state = await readThrottle(db, key, rule);
   const until = Math.max(state.accountBlockedUntil?.getTime() ?? 0, state.addressBlockedUntil?.getTime() ?? 0);
   const waitMs = until - state.now.getTime();

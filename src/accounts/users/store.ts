@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { UserRow } from './user-summary.ts';
 
 export interface NewUser {
@@ -10,7 +12,7 @@ export interface NewUser {
   currentProjectId: number | null;
 }
 
-export async function insertUser(db: Queryable, user: NewUser): Promise<{ id: number }> {
+export async function insertUser(db: WriteTx, user: NewUser): Promise<{ id: number }> {
   const { rows } = await db.query<{ id: number }>(
     `INSERT INTO users (distinct_id, email, first_name, last_name, is_email_verified, current_organization_id, current_project_id)
      VALUES ($1, $2, $3, $4, false, $5, $6) RETURNING id`,
@@ -20,7 +22,7 @@ export async function insertUser(db: Queryable, user: NewUser): Promise<{ id: nu
 }
 
 /** Whatever the case: two accounts may not differ by case alone. */
-export async function findUserIdByEmail(db: Queryable, email: string): Promise<number | null> {
+export async function findUserIdByEmail(db: ReadHandle, email: string): Promise<number | null> {
   const { rows } = await db.query<{ id: number }>('SELECT id FROM users WHERE lower(email) = lower($1)', [email]);
   return rows[0]?.id ?? null;
 }
@@ -32,7 +34,7 @@ export interface UserRecord extends UserRow {
   password_hash: string | null;
 }
 
-export async function findUser(db: Queryable, id: number): Promise<UserRecord | null> {
+export async function findUser(db: ReadHandle, id: number): Promise<UserRecord | null> {
   const { rows } = await db.query<UserRecord>(
     `SELECT id, uuid, distinct_id, first_name, last_name, email, is_email_verified, hedgehog_config,
             role_at_organization, current_organization_id::text AS current_organization_id, current_project_id, created_at,
@@ -49,7 +51,7 @@ export async function findUser(db: Queryable, id: number): Promise<UserRecord | 
  * new was created.
  */
 export async function setCurrentProjectIfUnset(
-  db: Queryable,
+  db: WriteTx,
   userId: number,
   project: { id: number; organizationId: string },
 ): Promise<void> {
@@ -61,7 +63,7 @@ export async function setCurrentProjectIfUnset(
   );
 }
 
-export async function setPasswordHash(db: Queryable, userId: number, hash: string): Promise<void> {
+export async function setPasswordHash(db: WriteTx, userId: number, hash: string): Promise<void> {
   await db.query('UPDATE users SET password_hash = $2 WHERE id = $1', [userId, hash]);
 }
 
@@ -73,7 +75,7 @@ export interface ProfileChanges {
 }
 
 /** Only the fields given change; an e-mail another account has (in any case) is false, not a change. */
-export async function updateProfile(db: Queryable, userId: number, changes: ProfileChanges): Promise<boolean> {
+export async function updateProfile(db: WriteTx, userId: number, changes: ProfileChanges): Promise<boolean> {
   try {
     await db.query(
       `UPDATE users SET first_name = COALESCE($2, first_name), last_name = COALESCE($3, last_name),
@@ -83,12 +85,12 @@ export async function updateProfile(db: Queryable, userId: number, changes: Prof
     );
     return true;
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') return false;
+    if (isUniqueViolation(error)) return false;
     throw error;
   }
 }
 
 /** After joining an organization: it, and its first project, become the person's current ones. */
-export async function setCurrentOrganization(db: Queryable, userId: number, organizationId: string, projectId: number | null): Promise<void> {
+export async function setCurrentOrganization(db: WriteTx, userId: number, organizationId: string, projectId: number | null): Promise<void> {
   await db.query('UPDATE users SET current_organization_id = $2, current_project_id = $3 WHERE id = $1', [userId, organizationId, projectId]);
 }

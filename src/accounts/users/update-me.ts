@@ -11,8 +11,7 @@ import { cleanEmail } from './email.ts';
 import { NAME_MAX_LENGTH, type Me, type UpdateMeBody } from './schemas.ts';
 import { me } from './service.ts';
 import { findUser, findUserIdByEmail, updateProfile, type ProfileChanges, type UserRecord } from './store.ts';
-
-const emailTaken = () => validationError('There is already an account with this email address.', 'email', 'unique');
+import { emailTaken } from '../errors.ts';
 
 /**
  * A new password or e-mail address needs the current password (when one is set): a stolen

@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import type { Pool } from '../../db/pool.ts';
 import { compareCodePoints } from './identifiers.ts';
-import { includedEvents, inSnapshot, observedProperties, schemaProperties } from './store.ts';
+import { withReadSnapshot } from '../../db/read-snapshot.ts';
+import { includedEvents, observedProperties, schemaProperties } from './store.ts';
 
 /**
  * One property occurrence as stored: a row of a schema property group attached to the event, or
@@ -57,7 +58,7 @@ export function dedupe(occurrences: PropertyOccurrence[]): CodegenProperty[] {
  * content and its hash describe the same state.
  */
 export async function loadCodegenEvents(pool: Pool, projectId: number): Promise<CodegenEvent[]> {
-  return inSnapshot(pool, async (client) => {
+  return withReadSnapshot(pool, async (client) => {
     const events = await includedEvents(client, projectId);
     const schemaRows = await schemaProperties(client, projectId, events.map((e) => e.id));
     const fromSchema = new Map<string, PropertyOccurrence[]>();

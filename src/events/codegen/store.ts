@@ -1,5 +1,4 @@
-import type { Pool, PoolClient, Queryable } from '../../db/pool.ts';
-import { withTransaction } from '../../db/transaction.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 
 /** The `$` events the generators include besides every name that does not start with `$`. */
 export const INCLUDED_DOLLAR_EVENTS = ['$pageview', '$pageleave', '$screen'];
@@ -25,16 +24,8 @@ export interface ObservedPropertyRow {
   property_type: string | null;
 }
 
-/** Runs the reads of `work` in one read-only snapshot, so they all see the same state. */
-export function inSnapshot<T>(pool: Pool, work: (client: PoolClient) => Promise<T>): Promise<T> {
-  return withTransaction(pool, async (client) => {
-    await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
-    return work(client);
-  });
-}
-
 /** The project's events the generators include, by name in byte (code point) order. */
-export async function includedEvents(db: Queryable, projectId: number): Promise<IncludedEvent[]> {
+export async function includedEvents(db: ReadHandle, projectId: number): Promise<IncludedEvent[]> {
   const { rows } = await db.query<IncludedEvent>(
     `SELECT id::text AS id, name FROM event_definitions
       WHERE project_id = $1 AND (left(name, 1) <> '$' OR name = ANY($2::text[]))
@@ -48,7 +39,7 @@ export async function includedEvents(db: Queryable, projectId: number): Promise<
  * The properties of every schema property group attached to the given events: groups in the order
  * they were attached (then by name), properties by name within a group.
  */
-export async function schemaProperties(db: Queryable, projectId: number, eventIds: string[]): Promise<SchemaPropertyRow[]> {
+export async function schemaProperties(db: ReadHandle, projectId: number, eventIds: string[]): Promise<SchemaPropertyRow[]> {
   if (eventIds.length === 0) return [];
   const { rows } = await db.query<SchemaPropertyRow>(
     `SELECT s.event_definition_id::text AS event_definition_id, p.name, p.property_type, p.is_required, p.is_optional_in_types
@@ -67,7 +58,7 @@ export async function schemaProperties(db: Queryable, projectId: number, eventId
  * properties, each with the type of its event property definition (null when there is none, or
  * when ingestion could not tell). By name in byte order within an event.
  */
-export async function observedProperties(db: Queryable, projectId: number, eventNames: string[]): Promise<ObservedPropertyRow[]> {
+export async function observedProperties(db: ReadHandle, projectId: number, eventNames: string[]): Promise<ObservedPropertyRow[]> {
   if (eventNames.length === 0) return [];
   const { rows } = await db.query<ObservedPropertyRow>(
     `SELECT ep.event, ep.property AS name, pd.property_type

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { changedFields, type Change } from '../../accounts/activity/changes.ts';
 import { recordActivity } from '../../accounts/activity/store.ts';
 import type { DefinitionRecord } from './store.ts';
@@ -34,7 +34,7 @@ function changesBetween(before: DefinitionRecord, after: DefinitionRecord): Chan
   return changedFields(DEFINITION_ACTIVITY_SCOPE, comparable(before), comparable(after), COMPARED_FIELDS);
 }
 
-async function record(db: Queryable, row: DefinitionRecord, activity: string, changes: Change[], userId: number): Promise<void> {
+async function record(db: WriteTx, row: DefinitionRecord, activity: string, changes: Change[], userId: number): Promise<void> {
   await recordActivity(db, {
     projectId: row.project_id,
     scope: DEFINITION_ACTIVITY_SCOPE,
@@ -45,17 +45,17 @@ async function record(db: Queryable, row: DefinitionRecord, activity: string, ch
   });
 }
 
-export async function recordDefinitionCreated(db: Queryable, row: DefinitionRecord, userId: number): Promise<void> {
+export async function recordDefinitionCreated(db: WriteTx, row: DefinitionRecord, userId: number): Promise<void> {
   await record(db, row, 'created', [{ type: DEFINITION_ACTIVITY_SCOPE, action: 'created', field: 'name', before: null, after: row.name }], userId);
 }
 
 /** Nothing is written when the save changed no value. */
-export async function recordDefinitionChanged(db: Queryable, before: DefinitionRecord, after: DefinitionRecord, userId: number): Promise<void> {
+export async function recordDefinitionChanged(db: WriteTx, before: DefinitionRecord, after: DefinitionRecord, userId: number): Promise<void> {
   const changes = changesBetween(before, after);
   if (changes.length > 0) await record(db, after, 'changed', changes, userId);
 }
 
-export async function recordDefinitionDeleted(db: Queryable, row: DefinitionRecord, userId: number): Promise<void> {
+export async function recordDefinitionDeleted(db: WriteTx, row: DefinitionRecord, userId: number): Promise<void> {
   await record(
     db,
     row,

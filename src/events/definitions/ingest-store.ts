@@ -1,16 +1,17 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 
 /**
  * Runs the write and answers the id of the transaction it ran in, in the same round trip, so
  * the cache can later ask whether that transaction committed.
  */
-async function writtenBy(db: Queryable, write: string, params: unknown[]): Promise<string> {
+async function writtenBy(db: ReadHandle, write: string, params: unknown[]): Promise<string> {
   const { rows } = await db.query<{ txid: string }>(`WITH w AS (${write}) SELECT txid_current()::text AS txid`, params);
   return rows[0].txid;
 }
 
 /** committed, aborted or in progress per transaction id; absent when PostgreSQL no longer knows. */
-export async function transactionStatuses(db: Queryable, txids: string[]): Promise<Map<string, string>> {
+export async function transactionStatuses(db: ReadHandle, txids: string[]): Promise<Map<string, string>> {
   const { rows } = await db.query<{ txid: string; status: string | null }>(
     'SELECT t AS txid, txid_status(t::bigint) AS status FROM unnest($1::text[]) AS t',
     [txids],
@@ -23,7 +24,7 @@ export async function transactionStatuses(db: Queryable, txids: string[]): Promi
  * last_seen_at only moves forward; a NULL one (a definition made through the API) is filled, and
  * so is a NULL created_at. Names arrive sorted, so concurrent batches lock rows in one order.
  */
-export async function upsertEventDefinitions(db: Queryable, projectId: number, names: string[], hour: Date): Promise<string> {
+export async function upsertEventDefinitions(db: WriteTx, projectId: number, names: string[], hour: Date): Promise<string> {
   return writtenBy(
     db,
     `INSERT INTO event_definitions AS d (project_id, name, created_at, last_seen_at)
@@ -44,7 +45,7 @@ export interface PropertyObservation {
 }
 
 /** Inserts unknown property definitions; a known one only gains a type when it had none. */
-export async function upsertPropertyDefinitions(db: Queryable, projectId: number, rows: PropertyObservation[]): Promise<string> {
+export async function upsertPropertyDefinitions(db: WriteTx, projectId: number, rows: PropertyObservation[]): Promise<string> {
   return writtenBy(
     db,
     `INSERT INTO property_definitions AS p (project_id, type, group_type_index, name, property_type, is_numerical)
@@ -57,7 +58,7 @@ export async function upsertPropertyDefinitions(db: Queryable, projectId: number
   );
 }
 
-export async function insertEventProperties(db: Queryable, projectId: number, pairs: [string, string][]): Promise<string> {
+export async function insertEventProperties(db: WriteTx, projectId: number, pairs: [string, string][]): Promise<string> {
   return writtenBy(
     db,
     `INSERT INTO event_properties (project_id, event, property)
@@ -68,7 +69,7 @@ export async function insertEventProperties(db: Queryable, projectId: number, pa
 }
 
 /** The indexes of these group types in the project; unknown types are absent. */
-export async function groupTypeIndexes(db: Queryable, projectId: number, groupTypes: string[]): Promise<Map<string, number>> {
+export async function groupTypeIndexes(db: ReadHandle, projectId: number, groupTypes: string[]): Promise<Map<string, number>> {
   const { rows } = await db.query<{ group_type: string; group_type_index: number }>(
     'SELECT group_type, group_type_index FROM group_type_mappings WHERE project_id = $1 AND group_type = ANY($2::text[])',
     [projectId, groupTypes],

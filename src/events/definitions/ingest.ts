@@ -1,4 +1,4 @@
-import type { PoolClient } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { IncomingEvent } from '../types.ts';
 import {
   groupTypeIndexes,
@@ -260,7 +260,7 @@ function planEvent(plan: BatchPlan, event: IncomingEvent): void {
 }
 
 /** Fills in group_type_index; group properties of a type the project does not know are dropped. */
-async function resolveGroupTypes(client: PoolClient, projectId: number, plan: BatchPlan, seen: DefinitionsSeen): Promise<void> {
+async function resolveGroupTypes(client: WriteTx, projectId: number, plan: BatchPlan, seen: DefinitionsSeen): Promise<void> {
   const unknown = new Set<string>();
   for (const p of plan.properties.values()) {
     if (p.groupType !== null && seen.groupTypeIndex(projectId, p.groupType) === undefined) unknown.add(p.groupType);
@@ -290,7 +290,7 @@ function propertyOrder(a: PropertyObservation, b: PropertyObservation): number {
  * transaction. Nothing is sent when `seen` holds everything already. Rows are written in a
  * fixed order (sorted), so concurrent batches cannot deadlock on one another here.
  */
-export async function recordDefinitions(client: PoolClient, projectId: number, events: IncomingEvent[], seen: DefinitionsSeen): Promise<void> {
+export async function recordDefinitions(client: WriteTx, projectId: number, events: IncomingEvent[], seen: DefinitionsSeen): Promise<void> {
   const hour = seen.currentHour();
   await settlePending(client, seen);
   const plan = new BatchPlan(projectId, seen);
@@ -317,7 +317,7 @@ export async function recordDefinitions(client: PoolClient, projectId: number, e
 }
 
 /** Confirms or drops the entries of earlier batches by their transactions' fate (one query, when any wait). */
-async function settlePending(client: PoolClient, seen: DefinitionsSeen): Promise<void> {
+async function settlePending(client: WriteTx, seen: DefinitionsSeen): Promise<void> {
   const txids = seen.pendingTransactions();
   if (txids.length === 0) return;
   const statuses = await transactionStatuses(client, txids);

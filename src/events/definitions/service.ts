@@ -1,10 +1,10 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import type { ProjectRef } from '../../accounts/auth/principal.ts';
 import { ApiError, notFound, validationError } from '../../kernel/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
 import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
-import { isUniqueViolation } from '../taxonomy/sql.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import { recordDefinitionChanged, recordDefinitionCreated, recordDefinitionDeleted } from './activity.ts';
 import { presentDefinition } from './present.ts';
 import { DAY_MS } from '../../kernel/time.ts';
@@ -23,11 +23,10 @@ import {
   type DefinitionRecord,
   type DefinitionValues,
 } from './store.ts';
-
-const nameTaken = (name: string) => validationError(`Event definition with name '${name}' already exists`, 'name', 'invalid_input');
+import { nameTaken } from '../taxonomy/errors.ts';
 
 /** `owner` is a user id; the user must belong to the project's organization. */
-async function checkOwner(db: Queryable, project: ProjectRef, owner: number | null | undefined): Promise<void> {
+async function checkOwner(db: ReadHandle, project: ProjectRef, owner: number | null | undefined): Promise<void> {
   if (owner === undefined || owner === null) return;
   if (!(await userExists(db, owner))) {
     throw validationError(`Invalid pk "${owner}" - object does not exist.`, 'owner', 'does_not_exist');
@@ -101,14 +100,14 @@ export async function createDefinition(units: UnitsOfWork, project: ProjectRef, 
   }
 }
 
-export async function getDefinition(db: Queryable, projectId: number, rawId: string): Promise<EventDefinition> {
+export async function getDefinition(db: ReadHandle, projectId: number, rawId: string): Promise<EventDefinition> {
   const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
   if (!row) throw notFound();
   return presentDefinition(row);
 }
 
 /** `by_name/?name=`: the definition with exactly this name. */
-export async function getDefinitionByName(db: Queryable, projectId: number, name: string | undefined): Promise<EventDefinition> {
+export async function getDefinitionByName(db: ReadHandle, projectId: number, name: string | undefined): Promise<EventDefinition> {
   if (name === undefined || name === '') throw validationError("Query parameter 'name' is required", 'name', 'required');
   const row = await findDefinitionByName(db, projectId, name);
   if (!row) throw new ApiError(404, 'invalid_request', 'not_found', `Event definition with name '${name}' not found`);
@@ -150,7 +149,7 @@ export async function deleteDefinitionById(units: UnitsOfWork, projectId: number
  * Real figures from the event store. `query_usage_30_day` is 0: PostHog counts how often the
  * event was viewed in insights, and Bellwether has no insights to count.
  */
-export async function definitionMetrics(db: Queryable, projectId: number, rawId: string): Promise<DefinitionMetrics> {
+export async function definitionMetrics(db: ReadHandle, projectId: number, rawId: string): Promise<DefinitionMetrics> {
   const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
   if (!row) throw notFound();
   const { volume, lastSeen } = await eventVolume(db, projectId, row.name);
@@ -158,7 +157,7 @@ export async function definitionMetrics(db: Queryable, projectId: number, rawId:
 }
 
 /** Events of the definition's name per UTC day over the last `days` days and today (Bellwether's own, for the console's chart). */
-export async function definitionVolume(db: Queryable, projectId: number, rawId: string, days: number, now: Date = new Date()): Promise<DefinitionVolume> {
+export async function definitionVolume(db: ReadHandle, projectId: number, rawId: string, days: number, now: Date = new Date()): Promise<DefinitionVolume> {
   const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
   if (!row) throw notFound();
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql, type UserSummary } from '../../accounts/users/user-summary.ts';
 import { containsPattern } from '../taxonomy/params.ts';
@@ -51,18 +52,18 @@ const SELECT = `SELECT d.id, d.project_id, d.name, d.created_at, d.last_seen_at,
   LEFT JOIN users uu ON uu.id = d.updated_by_id
   LEFT JOIN users vu ON vu.id = d.verified_by_id`;
 
-export async function findDefinition(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<DefinitionRecord | null> {
+export async function findDefinition(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<DefinitionRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF d' : '';
   const { rows } = await db.query<DefinitionRecord>(`${SELECT} WHERE d.project_id = $1 AND d.id = $2${lock}`, [projectId, id]);
   return rows[0] ?? null;
 }
 
-export async function findDefinitionByName(db: Queryable, projectId: number, name: string): Promise<DefinitionRecord | null> {
+export async function findDefinitionByName(db: ReadHandle, projectId: number, name: string): Promise<DefinitionRecord | null> {
   const { rows } = await db.query<DefinitionRecord>(`${SELECT} WHERE d.project_id = $1 AND d.name = $2`, [projectId, name]);
   return rows[0] ?? null;
 }
 
-export async function definitionNameTaken(db: Queryable, projectId: number, name: string): Promise<boolean> {
+export async function definitionNameTaken(db: ReadHandle, projectId: number, name: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_definitions WHERE project_id = $1 AND name = $2', [projectId, name]);
   return (rowCount ?? 0) > 0;
 }
@@ -97,7 +98,7 @@ const VALUE_COLUMNS = [
 
 /** A definition made through the API: created_at and last_seen_at stay NULL until an event arrives. */
 export async function insertDefinition(
-  db: Queryable,
+  db: WriteTx,
   projectId: number,
   name: string,
   values: DefinitionValues,
@@ -116,7 +117,7 @@ export async function insertDefinition(
 }
 
 /** Every save stamps updated_at and updated_by, whether or not a value changed. */
-export async function updateDefinition(db: Queryable, id: string, values: DefinitionValues, userId: number): Promise<void> {
+export async function updateDefinition(db: WriteTx, id: string, values: DefinitionValues, userId: number): Promise<void> {
   const params = valueParams(values);
   const assignments = VALUE_COLUMNS.map((column, i) => `${column} = $${i + 1}`);
   await db.query(
@@ -126,12 +127,12 @@ export async function updateDefinition(db: Queryable, id: string, values: Defini
   );
 }
 
-export async function deleteDefinition(db: Queryable, id: string): Promise<void> {
+export async function deleteDefinition(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM event_definitions WHERE id = $1', [id]);
 }
 
 /** The user is a member of the organization. */
-export async function isOrganizationMember(db: Queryable, organizationId: string, userId: number): Promise<boolean> {
+export async function isOrganizationMember(db: ReadHandle, organizationId: string, userId: number): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM organization_memberships WHERE organization_id = $1 AND user_id = $2', [
     organizationId,
     userId,
@@ -139,7 +140,7 @@ export async function isOrganizationMember(db: Queryable, organizationId: string
   return (rowCount ?? 0) > 0;
 }
 
-export async function userExists(db: Queryable, userId: number): Promise<boolean> {
+export async function userExists(db: ReadHandle, userId: number): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM users WHERE id = $1', [userId]);
   return (rowCount ?? 0) > 0;
 }
@@ -173,7 +174,7 @@ function conditionsOf(projectId: number, filter: DefinitionListFilter): Conditio
 }
 
 export async function listDefinitions(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   filter: DefinitionListFilter,
   page: Page,
@@ -189,7 +190,7 @@ export async function listDefinitions(
 }
 
 /** Events of that name stored in the last 30 days, and the newest one's time. */
-export async function eventVolume(db: Queryable, projectId: number, name: string): Promise<{ volume: number; lastSeen: Date | null }> {
+export async function eventVolume(db: ReadHandle, projectId: number, name: string): Promise<{ volume: number; lastSeen: Date | null }> {
   const { rows } = await db.query<{ volume: number; last_seen: Date | null }>(
     `SELECT (SELECT count(*)::int FROM events
               WHERE project_id = $1 AND event = $2 AND timestamp > now() - interval '30 days') AS volume,
@@ -200,7 +201,7 @@ export async function eventVolume(db: Queryable, projectId: number, name: string
 }
 
 /** Events of that name per UTC day from `from` (a UTC midnight) on; days without events are absent. */
-export async function eventVolumeByDay(db: Queryable, projectId: number, name: string, from: Date): Promise<Array<{ day: string; count: number }>> {
+export async function eventVolumeByDay(db: ReadHandle, projectId: number, name: string, from: Date): Promise<Array<{ day: string; count: number }>> {
   const { rows } = await db.query<{ day: string; count: number }>(
     `SELECT to_char((timestamp AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, count(*)::int AS count
        FROM events

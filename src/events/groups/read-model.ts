@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 
 /** Reads of group types and groups for the API. */
@@ -17,7 +17,7 @@ export interface GroupRow {
   created_at: Date;
 }
 
-export async function listGroupTypes(db: Queryable, projectId: number): Promise<GroupTypeRow[]> {
+export async function listGroupTypes(db: ReadHandle, projectId: number): Promise<GroupTypeRow[]> {
   const { rows } = await db.query<GroupTypeRow>(
     `SELECT group_type, group_type_index, name_singular, name_plural
        FROM group_type_mappings WHERE project_id = $1 ORDER BY group_type_index`,
@@ -28,7 +28,7 @@ export async function listGroupTypes(db: Queryable, projectId: number): Promise<
 
 /** A page of one type's groups, newest first; `search` matches the key or the `name` property (case-insensitive). */
 export async function listGroups(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   groupTypeIndex: number,
   search: string | undefined,
@@ -49,7 +49,7 @@ export async function listGroups(
   return { count: count.rows[0].count, rows: list.rows };
 }
 
-export async function findGroup(db: Queryable, projectId: number, groupTypeIndex: number, groupKey: string): Promise<GroupRow | null> {
+export async function findGroup(db: ReadHandle, projectId: number, groupTypeIndex: number, groupKey: string): Promise<GroupRow | null> {
   const { rows } = await db.query<GroupRow>(
     `SELECT group_type_index, group_key, group_properties, created_at FROM groups
       WHERE project_id = $1 AND group_type_index = $2 AND group_key = $3`,

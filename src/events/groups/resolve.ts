@@ -1,4 +1,4 @@
-import type { PoolClient } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { IncomingEvent } from '../types.ts';
 import { isPlainObject, setOwn } from '../persons/properties.ts';
 import { insertGroupTypes, loadGroupTypeIndexes, lockGroupTypes, upsertGroups, type GroupUpsert } from './store.ts';
@@ -43,7 +43,7 @@ function groupTypesOf(events: IncomingEvent[]): string[] {
  * before), so two batches never give one index to two types or map one type twice. Types beyond
  * the fifth are ignored.
  */
-async function ensureGroupTypes(client: PoolClient, projectId: number, types: string[]): Promise<Map<string, number>> {
+async function ensureGroupTypes(client: WriteTx, projectId: number, types: string[]): Promise<Map<string, number>> {
   let indexes = await loadGroupTypeIndexes(client, projectId);
   if (types.every((type) => indexes.has(type)) || indexes.size >= MAX_GROUP_TYPES) return indexes;
   await lockGroupTypes(client, projectId);
@@ -68,7 +68,7 @@ async function ensureGroupTypes(client: PoolClient, projectId: number, types: st
  * and for `$groupidentify` events the group itself, created or with `$group_set` merged into
  * its properties (later events win). Folded in memory, written in one statement.
  */
-export async function resolveGroups(client: PoolClient, projectId: number, events: IncomingEvent[]): Promise<void> {
+export async function resolveGroups(client: WriteTx, projectId: number, events: IncomingEvent[]): Promise<void> {
   const types = groupTypesOf(events);
   if (types.length === 0) return;
   const indexes = await ensureGroupTypes(client, projectId, types);

@@ -1,4 +1,5 @@
-import type { PoolClient } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 
 /** The write side of groups: group type mappings and group rows, inside the batch's transaction. */
 
@@ -6,7 +7,7 @@ import type { PoolClient } from '../../db/pool.ts';
 const GROUP_TYPES_LOCK = 727_002;
 
 /** group type → index, for the project. */
-export async function loadGroupTypeIndexes(client: PoolClient, projectId: number): Promise<Map<string, number>> {
+export async function loadGroupTypeIndexes(client: ReadHandle, projectId: number): Promise<Map<string, number>> {
   const { rows } = await client.query<{ group_type: string; group_type_index: number }>(
     'SELECT group_type, group_type_index FROM group_type_mappings WHERE project_id = $1',
     [projectId],
@@ -15,11 +16,11 @@ export async function loadGroupTypeIndexes(client: PoolClient, projectId: number
 }
 
 /** Serialises the creation of group types in the project until the transaction ends. */
-export async function lockGroupTypes(client: PoolClient, projectId: number): Promise<void> {
+export async function lockGroupTypes(client: WriteTx, projectId: number): Promise<void> {
   await client.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [GROUP_TYPES_LOCK, projectId]);
 }
 
-export async function insertGroupTypes(client: PoolClient, projectId: number, types: { group_type: string; group_type_index: number }[]): Promise<void> {
+export async function insertGroupTypes(client: WriteTx, projectId: number, types: { group_type: string; group_type_index: number }[]): Promise<void> {
   await client.query(
     `INSERT INTO group_type_mappings (project_id, group_type, group_type_index)
      SELECT $1, t.group_type, t.group_type_index
@@ -41,7 +42,7 @@ export interface GroupUpsert {
  * given (the caller sorts by type and key, so parallel batches lock group rows in one order).
  * A group whose properties would not change is not rewritten.
  */
-export async function upsertGroups(client: PoolClient, projectId: number, groups: GroupUpsert[]): Promise<void> {
+export async function upsertGroups(client: WriteTx, projectId: number, groups: GroupUpsert[]): Promise<void> {
   await client.query(
     `INSERT INTO groups (project_id, group_type_index, group_key, group_properties, created_at)
      SELECT $1, g.group_type_index, g.group_key, g.group_properties, g.created_at

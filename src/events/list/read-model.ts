@@ -3,7 +3,7 @@
  * through events_time_idx, events_distinct_id_time_idx or events_name_time_idx (migrations 003,
  * 013), each event with the current person of its distinct id.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { Params, propertyGroupSql, readsOwner } from '../persons/property-filter-sql.ts';
 import type { Bound, EventListArgs } from './args.ts';
 
@@ -29,7 +29,7 @@ function boundSql(column: string, bound: Bound, op: '<' | '>', params: Params): 
 }
 
 /** At most `limit` rows (ask one more to know whether a next page exists). */
-export async function listEvents(db: Queryable, projectId: number, args: EventListArgs, limit: number): Promise<EventRow[]> {
+export async function listEvents(db: ReadHandle, projectId: number, args: EventListArgs, limit: number): Promise<EventRow[]> {
   const params = new Params();
   const project = params.add(projectId);
   const where = [`e.project_id = ${project}`, `e.timestamp <= now() + interval '5 seconds'`];

@@ -1,5 +1,5 @@
-import { validationError } from '../../kernel/errors.ts';
 import { isPlainObject } from './properties.ts';
+import { propertiesError } from './errors.ts';
 
 /**
  * The `properties` parameter of the persons list and the events list, PostHog's forms:
@@ -48,8 +48,6 @@ const MAX_DEPTH = 8;
 export const MAX_CONDITIONS = 50;
 const NUMERIC = /^\s*[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?\s*$/;
 
-const invalid = (detail: string) => validationError(detail, 'properties');
-
 function isScalar(value: unknown): value is Scalar {
   return typeof value === 'string' || typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value));
 }
@@ -79,39 +77,39 @@ class Parser {
   ownerOf(type: unknown): PropertyOwner {
     if (type === undefined || type === null) return this.dialect.defaultOwner;
     const owner = this.dialect.owners.find((o) => o === type);
-    if (!owner) throw invalid(this.dialect.unsupportedType(String(type)));
+    if (!owner) throw propertiesError(this.dialect.unsupportedType(String(type)));
     return owner;
   }
 
   condition(key: unknown, rawOperator: unknown, value: unknown, type: unknown): PropertyCondition {
     this.conditions += 1;
-    if (this.conditions > MAX_CONDITIONS) throw invalid(`At most ${MAX_CONDITIONS} property filters.`);
+    if (this.conditions > MAX_CONDITIONS) throw propertiesError(`At most ${MAX_CONDITIONS} property filters.`);
     return condition(key, rawOperator, value, this.ownerOf(type));
   }
 }
 
 function condition(key: unknown, rawOperator: unknown, value: unknown, owner: PropertyOwner): PropertyCondition {
-  if (typeof key !== 'string' || key.length === 0) throw invalid('Every property filter needs a "key".');
+  if (typeof key !== 'string' || key.length === 0) throw propertiesError('Every property filter needs a "key".');
   const operator = rawOperator === undefined || rawOperator === null ? 'exact' : rawOperator;
   if (typeof operator !== 'string' || !OPERATORS.has(operator)) {
-    throw invalid(`Unsupported operator "${String(operator)}"; use one of ${PERSON_FILTER_OPERATORS.join(', ')}.`);
+    throw propertiesError(`Unsupported operator "${String(operator)}"; use one of ${PERSON_FILTER_OPERATORS.join(', ')}.`);
   }
   switch (operator as PersonFilterOperator) {
     case 'exact':
     case 'is_not': {
       const list = Array.isArray(value) ? value : [value];
-      if (list.length === 0 || !list.every(isScalar)) throw invalid(`The value of "${key}" must be a string, number, boolean or a list of them.`);
+      if (list.length === 0 || !list.every(isScalar)) throw propertiesError(`The value of "${key}" must be a string, number, boolean or a list of them.`);
       return { kind: 'condition', key, owner, operator: operator as 'exact' | 'is_not', values: list.map(textOf) };
     }
     case 'icontains':
     case 'not_icontains':
-      if (!isScalar(value)) throw invalid(`The value of "${key}" must be a string, number or boolean.`);
+      if (!isScalar(value)) throw propertiesError(`The value of "${key}" must be a string, number or boolean.`);
       return { kind: 'condition', key, owner, operator: operator as 'icontains' | 'not_icontains', value: textOf(value) };
     case 'is_set':
     case 'is_not_set':
       return { kind: 'condition', key, owner, operator: operator as 'is_set' | 'is_not_set' };
     default: {
-      if (!isScalar(value) || typeof value === 'boolean') throw invalid(`The value of "${key}" must be a number or a string.`);
+      if (!isScalar(value) || typeof value === 'boolean') throw propertiesError(`The value of "${key}" must be a number or a string.`);
       const text = textOf(value);
       return { kind: 'condition', key, owner, operator: operator as 'gt' | 'gte' | 'lt' | 'lte', value: text, numeric: NUMERIC.test(text) };
     }
@@ -119,9 +117,9 @@ function condition(key: unknown, rawOperator: unknown, value: unknown, owner: Pr
 }
 
 function parseNode(parser: Parser, node: unknown, depth: number): PropertyGroup | PropertyCondition {
-  if (depth > MAX_DEPTH) throw invalid('Property groups are nested too deeply.');
+  if (depth > MAX_DEPTH) throw propertiesError('Property groups are nested too deeply.');
   if (Array.isArray(node)) return { kind: 'group', join: 'AND', items: node.map((item) => parseNode(parser, item, depth + 1)) };
-  if (!isPlainObject(node)) throw invalid('Each property filter must be an object.');
+  if (!isPlainObject(node)) throw propertiesError('Each property filter must be an object.');
   if ((node.type === 'AND' || node.type === 'OR') && Array.isArray(node.values)) {
     return { kind: 'group', join: node.type, items: node.values.map((item) => parseNode(parser, item, depth + 1)) };
   }
@@ -143,7 +141,7 @@ export function parsePropertyFilter(raw: string, dialect: FilterDialect): Proper
   try {
     parsed = JSON.parse(raw);
   } catch {
-    throw invalid('Properties must be valid JSON.');
+    throw propertiesError('Properties must be valid JSON.');
   }
   const parser = new Parser(dialect);
   if (Array.isArray(parsed)) return parseNode(parser, parsed, 0) as PropertyGroup;
@@ -151,7 +149,7 @@ export function parsePropertyFilter(raw: string, dialect: FilterDialect): Proper
     if ((parsed.type === 'AND' || parsed.type === 'OR') && Array.isArray(parsed.values)) return parseNode(parser, parsed, 0) as PropertyGroup;
     return parseLegacy(parser, parsed);
   }
-  throw invalid('Properties must be a JSON list of property filters.');
+  throw propertiesError('Properties must be a JSON list of property filters.');
 }
 
 export const parsePersonPropertyFilter = (raw: string): PropertyGroup => parsePropertyFilter(raw, PERSON_FILTERS);

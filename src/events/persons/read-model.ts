@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import type { Properties } from './properties.ts';
 import type { PropertyGroup } from './property-filter.ts';
@@ -51,7 +51,7 @@ function whereOf(projectId: number, filter: PersonListFilter, params: Params): s
 }
 
 /** A page of the project's persons, newest first, and how many match in all. */
-export async function listPersons(db: Queryable, projectId: number, filter: PersonListFilter, page: Page): Promise<{ count: number; rows: PersonRow[] }> {
+export async function listPersons(db: ReadHandle, projectId: number, filter: PersonListFilter, page: Page): Promise<{ count: number; rows: PersonRow[] }> {
   const countParams = new Params();
   const countWhere = whereOf(projectId, filter, countParams);
   const listParams = new Params();
@@ -66,7 +66,7 @@ export async function listPersons(db: Queryable, projectId: number, filter: Pers
 }
 
 /** A person of the project by uuid or by its integer id; null when there is none. */
-export async function findPerson(db: Queryable, projectId: number, id: string): Promise<PersonRow | null> {
+export async function findPerson(db: ReadHandle, projectId: number, id: string): Promise<PersonRow | null> {
   let where: string;
   if (UUID.test(id)) where = 'p.uuid = $2::uuid';
   else if (/^\d{1,15}$/.test(id)) where = 'p.id = $2::bigint';

@@ -1,4 +1,4 @@
-import type { PoolClient } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { IncomingEvent } from '../types.ts';
 import { resolveGroups } from '../groups/resolve.ts';
 import { distinctIdLockKeys, personUuidFor } from './identity.ts';
@@ -117,7 +117,7 @@ function distinctIdsOf(events: IncomingEvent[]): string[] {
  *   batch waiting for one of ours), so we roll back to the savepoint set right after the advisory
  *   locks, which releases every row lock, and read again with a fresh snapshot.
  */
-async function lockAndLookup(client: PoolClient, projectId: number, distinctIds: string[]): Promise<DistinctIdRow[]> {
+async function lockAndLookup(client: WriteTx, projectId: number, distinctIds: string[]): Promise<DistinctIdRow[]> {
   await lockDistinctIdsAndMark(client, projectId, distinctIdLockKeys(projectId, distinctIds));
   for (let attempt = 1; ; attempt++) {
     const rows = await lookupPersons(client, projectId, distinctIds);
@@ -249,7 +249,7 @@ class BatchPersons {
   }
 
   /** Writes the batch's outcome: new persons and distinct ids, merges, then updates. */
-  async write(client: PoolClient): Promise<void> {
+  async write(client: WriteTx): Promise<void> {
     const survivors = new Set(this.owners.values());
     const created = [...survivors].filter((p) => p.dbId === null);
     // Existing persons with something to write (chosen before the new ones get their ids).
@@ -313,7 +313,7 @@ function survivorOf(person: PersonState): PersonState {
  * (its own locks are taken in one global order: distinct-id advisory locks, person rows by id,
  * the project's group-type lock, group rows by type and key).
  */
-export async function resolvePersons(client: PoolClient, projectId: number, events: IncomingEvent[]): Promise<Map<string, string>> {
+export async function resolvePersons(client: WriteTx, projectId: number, events: IncomingEvent[]): Promise<Map<string, string>> {
   if (events.length === 0) return new Map();
   const distinctIds = distinctIdsOf(events);
   const batch = new BatchPersons(projectId, await lockAndLookup(client, projectId, distinctIds));

@@ -1,4 +1,5 @@
-import type { PoolClient } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Properties } from './properties.ts';
 
 /**
@@ -27,7 +28,7 @@ export const MAX_DISTINCT_ID_LOCKS = 500;
  * Only integers we computed are written into the statement, so that the savepoint can ride along
  * (a parameterised statement must travel alone).
  */
-export async function lockDistinctIdsAndMark(client: PoolClient, projectId: number, keys: bigint[]): Promise<void> {
+export async function lockDistinctIdsAndMark(client: WriteTx, projectId: number, keys: bigint[]): Promise<void> {
   if (!Number.isSafeInteger(projectId)) throw new Error(`not a project id: ${projectId}`);
   const project = `${PROJECT_PERSONS_LOCK}, ${projectId}`;
   if (keys.length > MAX_DISTINCT_ID_LOCKS) {
@@ -45,11 +46,11 @@ export async function lockDistinctIdsAndMark(client: PoolClient, projectId: numb
 }
 
 /** Undoes everything since the savepoint, row locks included; the advisory locks stay. */
-export async function rollbackToMark(client: PoolClient): Promise<void> {
+export async function rollbackToMark(client: WriteTx): Promise<void> {
   await client.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
 }
 
-export async function releaseMark(client: PoolClient): Promise<void> {
+export async function releaseMark(client: WriteTx): Promise<void> {
   await client.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
 }
 
@@ -68,7 +69,7 @@ export interface DistinctIdRow {
  * batches touching the same persons lock them in the same order). A distinct id whose person
  * was deleted by a concurrent merge while we waited for its lock comes back with a null uuid.
  */
-export async function lookupPersons(client: PoolClient, projectId: number, distinctIds: string[]): Promise<DistinctIdRow[]> {
+export async function lookupPersons(client: ReadHandle, projectId: number, distinctIds: string[]): Promise<DistinctIdRow[]> {
   const { rows } = await client.query<DistinctIdRow>(
     `WITH d AS (
        SELECT distinct_id, person_id FROM person_distinct_ids
@@ -106,7 +107,7 @@ export interface NewDistinctId {
  * id) in one statement. Answers the new persons' ids by uuid.
  */
 export async function insertPersonsAndDistinctIds(
-  client: PoolClient,
+  client: WriteTx,
   projectId: number,
   persons: NewPerson[],
   distinctIds: NewDistinctId[],
@@ -134,7 +135,7 @@ export async function insertPersonsAndDistinctIds(
  * Merges: every distinct id of each source person moves to its target (the ones outside the
  * batch too), then the sources are deleted. The sources are locked by the lookup.
  */
-export async function mergePersons(client: PoolClient, projectId: number, merges: { source: number; target: number }[]): Promise<void> {
+export async function mergePersons(client: WriteTx, projectId: number, merges: { source: number; target: number }[]): Promise<void> {
   await client.query(
     `UPDATE person_distinct_ids d SET person_id = m.target
        FROM jsonb_to_recordset($2::jsonb) AS m(source bigint, target bigint)
@@ -152,7 +153,7 @@ export interface PersonUpdate {
 }
 
 /** Writes the folded state of existing (locked) persons in one statement, bumping their version. */
-export async function updatePersons(client: PoolClient, projectId: number, updates: PersonUpdate[]): Promise<void> {
+export async function updatePersons(client: WriteTx, projectId: number, updates: PersonUpdate[]): Promise<void> {
   await client.query(
     `UPDATE persons p
         SET properties = u.properties, is_identified = u.is_identified, created_at = u.created_at, version = p.version + 1

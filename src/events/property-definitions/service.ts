@@ -1,5 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
-import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { UnitsOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { changedFields, type Change } from '../../accounts/activity/changes.ts';
 import { recordActivity } from '../../accounts/activity/store.ts';
 import { notFound } from '../../kernel/errors.ts';
@@ -30,7 +30,7 @@ function changesBetween(before: PropertyValues, after: PropertyValues): Change[]
   return changedFields(PROPERTY_ACTIVITY_SCOPE, norm(before), norm(after), COMPARED);
 }
 
-async function record(db: Queryable, row: PropertyRecord, activity: string, changes: Change[], userId: number): Promise<void> {
+async function record(db: WriteTx, row: PropertyRecord, activity: string, changes: Change[], userId: number): Promise<void> {
   await recordActivity(db, {
     projectId: row.project_id,
     scope: PROPERTY_ACTIVITY_SCOPE,
@@ -41,7 +41,7 @@ async function record(db: Queryable, row: PropertyRecord, activity: string, chan
   });
 }
 
-export async function getProperty(db: Queryable, projectId: number, rawId: string): Promise<PropertyDefinition> {
+export async function getProperty(db: ReadHandle, projectId: number, rawId: string): Promise<PropertyDefinition> {
   const row = await findProperty(db, projectId, uuidOrNotFound(rawId));
   if (!row) throw notFound();
   return presentProperty(row);

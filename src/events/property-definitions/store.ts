@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql, type UserSummary } from '../../accounts/users/user-summary.ts';
 import { containsPattern } from '../taxonomy/params.ts';
@@ -43,7 +44,7 @@ const FROM = `FROM property_definitions p
   LEFT JOIN users uu ON uu.id = p.updated_by_id
   LEFT JOIN users vu ON vu.id = p.verified_by_id`;
 
-export async function findProperty(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<PropertyRecord | null> {
+export async function findProperty(db: ReadHandle, projectId: number, id: string, forUpdate = false): Promise<PropertyRecord | null> {
   const lock = forUpdate ? ' FOR UPDATE OF p' : '';
   const { rows } = await db.query<PropertyRecord>(
     `SELECT ${columns('NULL::boolean')} ${FROM} WHERE p.project_id = $1 AND p.id = $2${lock}`,
@@ -52,7 +53,7 @@ export async function findProperty(db: Queryable, projectId: number, id: string,
   return rows[0] ?? null;
 }
 
-export async function updateProperty(db: Queryable, id: string, v: PropertyValues, userId: number): Promise<void> {
+export async function updateProperty(db: WriteTx, id: string, v: PropertyValues, userId: number): Promise<void> {
   await db.query(
     `UPDATE property_definitions
         SET description = $1, tags = $2, property_type = $3, is_numerical = $4, verified = $5, verified_at = $6,
@@ -63,7 +64,7 @@ export async function updateProperty(db: Queryable, id: string, v: PropertyValue
 }
 
 /** Deletes the definition; an event property also leaves event_properties (which events had it). */
-export async function deleteProperty(db: Queryable, row: PropertyRecord): Promise<void> {
+export async function deleteProperty(db: WriteTx, row: PropertyRecord): Promise<void> {
   await db.query('DELETE FROM property_definitions WHERE id = $1', [row.id]);
   if (row.type === 1) {
     await db.query('DELETE FROM event_properties WHERE project_id = $1 AND property = $2', [row.project_id, row.name]);
@@ -71,7 +72,7 @@ export async function deleteProperty(db: Queryable, row: PropertyRecord): Promis
 }
 
 export async function listProperties(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   filter: PropertyListFilter,
   page: Page,

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import { notFound, requiredField, validationError } from '../../kernel/errors.ts';
 import { isUuid, refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
-import { isUniqueViolation } from '../taxonomy/sql.ts';
+import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { CreateEventSchemaBody, CreateGroupBody, EventSchema, PropertyGroup, SchemaPropertyInput, UpdateGroupBody } from './schemas.ts';
 import {
   deleteEventSchema,
@@ -21,8 +21,7 @@ import {
   updateGroup,
   type StoredProperty,
 } from './store.ts';
-
-const groupNameTakenError = () => validationError('A property group with this name already exists for this team', 'name', 'unique');
+import { groupNameTakenError, doesNotExist } from '../taxonomy/errors.ts';
 
 function groupName(raw: string): string {
   const name = raw.trim();
@@ -80,7 +79,7 @@ export async function createGroup(units: UnitsOfWork, projectId: number, actorId
   }
 }
 
-export async function getGroup(db: Queryable, projectId: number, rawId: string): Promise<PropertyGroup> {
+export async function getGroup(db: ReadHandle, projectId: number, rawId: string): Promise<PropertyGroup> {
   const group = await findGroup(db, projectId, uuidOrNotFound(rawId));
   if (!group) throw notFound();
   return group;
@@ -126,9 +125,6 @@ export function eventDefinitionFilter(raw: string | undefined): string | null {
   return raw.toLowerCase();
 }
 
-const doesNotExist = (value: string, attr: string) =>
-  validationError(`Invalid pk "${value}" - object does not exist.`, attr, 'does_not_exist');
-
 /** Links a property group to an event definition, both of this project, once. */
 export async function createEventSchema(units: UnitsOfWork, projectId: number, body: CreateEventSchemaBody): Promise<EventSchema> {
   const groupId = body.property_group ?? body.property_group_id;
@@ -157,7 +153,7 @@ export async function createEventSchema(units: UnitsOfWork, projectId: number, b
   });
 }
 
-export async function getEventSchema(db: Queryable, projectId: number, rawId: string): Promise<EventSchema> {
+export async function getEventSchema(db: ReadHandle, projectId: number, rawId: string): Promise<EventSchema> {
   const schema = await findEventSchema(db, projectId, uuidOrNotFound(rawId));
   if (!schema) throw notFound();
   return schema;

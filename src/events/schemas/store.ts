@@ -1,4 +1,5 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { userSummarySql } from '../../accounts/users/user-summary.ts';
 import { isoSql } from '../taxonomy/sql.ts';
@@ -20,14 +21,14 @@ const groupJson = (g: string, cu: string) => `json_build_object(
 
 const SELECT_GROUP = `SELECT ${groupJson('g', 'cu')} AS body FROM schema_property_groups g LEFT JOIN users cu ON cu.id = g.created_by_id`;
 
-export async function findGroup(db: Queryable, projectId: number, id: string): Promise<PropertyGroup | null> {
+export async function findGroup(db: ReadHandle, projectId: number, id: string): Promise<PropertyGroup | null> {
   const { rows } = await db.query<{ body: PropertyGroup }>(`${SELECT_GROUP} WHERE g.project_id = $1 AND g.id = $2`, [projectId, id]);
   return rows[0]?.body ?? null;
 }
 
 /** The group row alone (project, name), locked when asked. */
 export async function findGroupRow(
-  db: Queryable,
+  db: ReadHandle,
   id: string,
   forUpdate = false,
 ): Promise<{ id: string; project_id: number; name: string } | null> {
@@ -38,7 +39,7 @@ export async function findGroupRow(
   return rows[0] ?? null;
 }
 
-export async function listGroups(db: Queryable, projectId: number, page: Page): Promise<{ count: number; results: PropertyGroup[] }> {
+export async function listGroups(db: ReadHandle, projectId: number, page: Page): Promise<{ count: number; results: PropertyGroup[] }> {
   const [count, rows] = await Promise.all([
     db.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_property_groups WHERE project_id = $1', [projectId]),
     db.query<{ body: PropertyGroup }>(`${SELECT_GROUP} WHERE g.project_id = $1 ORDER BY g.name COLLATE "C" LIMIT $2 OFFSET $3`, [
@@ -50,7 +51,7 @@ export async function listGroups(db: Queryable, projectId: number, page: Page): 
   return { count: count.rows[0].n, results: rows.rows.map((r) => r.body) };
 }
 
-export async function groupNameTaken(db: Queryable, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
+export async function groupNameTaken(db: ReadHandle, projectId: number, name: string, exceptId: string | null): Promise<boolean> {
   const { rowCount } = await db.query(
     'SELECT 1 FROM schema_property_groups WHERE project_id = $1 AND name = $2 AND id IS DISTINCT FROM $3::uuid',
     [projectId, name, exceptId],
@@ -58,7 +59,7 @@ export async function groupNameTaken(db: Queryable, projectId: number, name: str
   return (rowCount ?? 0) > 0;
 }
 
-export async function insertGroup(db: Queryable, projectId: number, name: string, description: string, userId: number): Promise<string> {
+export async function insertGroup(db: WriteTx, projectId: number, name: string, description: string, userId: number): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     'INSERT INTO schema_property_groups (project_id, name, description, created_by_id) VALUES ($1, $2, $3, $4) RETURNING id',
     [projectId, name, description, userId],
@@ -66,7 +67,7 @@ export async function insertGroup(db: Queryable, projectId: number, name: string
   return rows[0].id;
 }
 
-export async function updateGroup(db: Queryable, id: string, name: string | undefined, description: string | undefined): Promise<void> {
+export async function updateGroup(db: WriteTx, id: string, name: string | undefined, description: string | undefined): Promise<void> {
   await db.query(
     `UPDATE schema_property_groups SET name = COALESCE($2, name), description = COALESCE($3, description), updated_at = now()
       WHERE id = $1`,
@@ -74,7 +75,7 @@ export async function updateGroup(db: Queryable, id: string, name: string | unde
   );
 }
 
-export async function deleteGroup(db: Queryable, id: string): Promise<void> {
+export async function deleteGroup(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM schema_property_groups WHERE id = $1', [id]);
 }
 
@@ -89,7 +90,7 @@ export interface StoredProperty {
   updated_at: Date;
 }
 
-export async function groupProperties(db: Queryable, groupId: string): Promise<StoredProperty[]> {
+export async function groupProperties(db: ReadHandle, groupId: string): Promise<StoredProperty[]> {
   const { rows } = await db.query<StoredProperty>(
     `SELECT id, name, property_type, is_required, is_optional_in_types, description, created_at, updated_at
        FROM schema_property_group_properties WHERE property_group_id = $1`,
@@ -102,7 +103,7 @@ export async function groupProperties(db: Queryable, groupId: string): Promise<S
  * Replaces the group's properties with `properties` in two statements (delete all, insert all),
  * so that renames and swaps never trip the (group, name) uniqueness half-way.
  */
-export async function replaceGroupProperties(db: Queryable, groupId: string, properties: StoredProperty[]): Promise<void> {
+export async function replaceGroupProperties(db: WriteTx, groupId: string, properties: StoredProperty[]): Promise<void> {
   await db.query('DELETE FROM schema_property_group_properties WHERE property_group_id = $1', [groupId]);
   if (properties.length === 0) return;
   const col = <K extends keyof StoredProperty>(key: K) => properties.map((p) => p[key]);
@@ -134,7 +135,7 @@ const SELECT_SCHEMA = `SELECT s.id, s.event_definition_id AS event_definition, $
   LEFT JOIN users cu ON cu.id = g.created_by_id`;
 
 export async function listEventSchemas(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   eventDefinitionId: string | null,
   page: Page,
@@ -155,17 +156,17 @@ export async function listEventSchemas(
   return { count: count.rows[0].n, results: rows.rows };
 }
 
-export async function findEventSchema(db: Queryable, projectId: number, id: string): Promise<EventSchema | null> {
+export async function findEventSchema(db: ReadHandle, projectId: number, id: string): Promise<EventSchema | null> {
   const { rows } = await db.query<EventSchema>(`${SELECT_SCHEMA} WHERE d.project_id = $1 AND s.id = $2`, [projectId, id]);
   return rows[0] ?? null;
 }
 
-export async function eventDefinitionInProject(db: Queryable, projectId: number, id: string): Promise<boolean> {
+export async function eventDefinitionInProject(db: ReadHandle, projectId: number, id: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_definitions WHERE project_id = $1 AND id = $2', [projectId, id]);
   return (rowCount ?? 0) > 0;
 }
 
-export async function linkExists(db: Queryable, eventDefinitionId: string, groupId: string): Promise<boolean> {
+export async function linkExists(db: ReadHandle, eventDefinitionId: string, groupId: string): Promise<boolean> {
   const { rowCount } = await db.query('SELECT 1 FROM event_schemas WHERE event_definition_id = $1 AND property_group_id = $2', [
     eventDefinitionId,
     groupId,
@@ -173,7 +174,7 @@ export async function linkExists(db: Queryable, eventDefinitionId: string, group
   return (rowCount ?? 0) > 0;
 }
 
-export async function insertEventSchema(db: Queryable, eventDefinitionId: string, groupId: string): Promise<string> {
+export async function insertEventSchema(db: WriteTx, eventDefinitionId: string, groupId: string): Promise<string> {
   const { rows } = await db.query<{ id: string }>(
     'INSERT INTO event_schemas (event_definition_id, property_group_id) VALUES ($1, $2) RETURNING id',
     [eventDefinitionId, groupId],
@@ -181,6 +182,6 @@ export async function insertEventSchema(db: Queryable, eventDefinitionId: string
   return rows[0].id;
 }
 
-export async function deleteEventSchema(db: Queryable, id: string): Promise<void> {
+export async function deleteEventSchema(db: WriteTx, id: string): Promise<void> {
   await db.query('DELETE FROM event_schemas WHERE id = $1', [id]);
 }

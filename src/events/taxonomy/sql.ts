@@ -21,7 +21,3 @@ export class Conditions {
     return this.clauses.length ? this.clauses.join(' AND ') : 'TRUE';
   }
 }
-
-/** PostgreSQL's unique_violation. */
-export const isUniqueViolation = (error: unknown): boolean =>
-  typeof error === 'object' && error !== null && (error as { code?: string }).code === '23505';

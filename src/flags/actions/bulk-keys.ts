@@ -4,7 +4,7 @@
  * included, which Python would read as 1) is ignored with a warning, and a request whose ids are
  * all invalid is a 400 in PostHog's `{"error": ...}` shape.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { RawErrorResponse } from '../../kernel/errors.ts';
 import { liveFlagKeys } from './store.ts';
 
@@ -44,7 +44,7 @@ export function pythonRepr(value: unknown): string {
   return `{${Object.entries(value as Record<string, unknown>).map(([k, v]) => `${pythonRepr(k)}: ${pythonRepr(v)}`).join(', ')}}`;
 }
 
-export async function bulkKeys(db: Queryable, projectId: number, ids: unknown[] | undefined): Promise<BulkKeysResult> {
+export async function bulkKeys(db: ReadHandle, projectId: number, ids: unknown[] | undefined): Promise<BulkKeysResult> {
   if (!ids || ids.length === 0) return { keys: {} };
   const valid: number[] = [];
   const invalid: unknown[] = [];

@@ -3,7 +3,7 @@
  * target they name the target's live flag of the same key. A dependency the target lacks fails
  * that target (copy the flag it depends on first).
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { validationError } from '../../kernel/errors.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import { liveFlagsByIds } from '../store.ts';
@@ -11,7 +11,7 @@ import { dependencyIdsOf } from '../validation/index.ts';
 import { parseIntegerId } from '../validation/cohorts.ts';
 
 export interface DependencyTarget {
-  db: Queryable;
+  db: ReadHandle;
   fromProjectId: number;
   /** The target's live flag holding this key, if any. */
   targetFlagOf(key: string): Promise<number | undefined>;

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FlagDeps } from '../deps.ts';
-import { pluginJobs } from '../../cohorts/jobs.ts';
+import { pluginJobs } from '../../kernel/jobs.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { OrganizationParams } from '../../accounts/organizations/schemas.ts';

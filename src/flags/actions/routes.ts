@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FlagDeps } from '../deps.ts';
-import { pluginJobs } from '../../cohorts/jobs.ts';
+import { pluginJobs } from '../../kernel/jobs.ts';
 import { presentCohort } from '../../cohorts/present.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';

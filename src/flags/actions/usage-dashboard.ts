@@ -9,7 +9,7 @@
  *   `$feature_interaction` events posthog-js's feature components send (`feature_flag` = key), per
  *   `feature_flag_variant`: events and unique users.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import { findDashboard, insertDashboard, upsertInsight } from '../../dashboards/store.ts';
 import { trendsQuery, type InsightQuery } from '../../dashboards/trends.ts';
 import { ApiError, notFound, RawErrorResponse } from '../../kernel/errors.ts';
@@ -69,7 +69,7 @@ export function enrichedInsights(flagKey: string): InsightDraft[] {
 const failure = (error: string) => new RawErrorResponse(400, { success: false, error });
 
 /** The flag's live usage dashboard, created (and linked to the flag) when it is missing. */
-async function usageDashboardOf(db: Queryable, flag: FlagRecord, userId: number): Promise<{ id: number; created: boolean }> {
+async function usageDashboardOf(db: WriteTx, flag: FlagRecord, userId: number): Promise<{ id: number; created: boolean }> {
   if (flag.usage_dashboard_id !== null && (await findDashboard(db, flag.project_id, flag.usage_dashboard_id))) {
     return { id: flag.usage_dashboard_id, created: false };
   }

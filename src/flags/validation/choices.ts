@@ -1,14 +1,9 @@
-import { validationError, type ApiError } from '../../kernel/errors.ts';
 import type { EvaluationRuntime } from '../../targeting/types.ts';
-import { nullNotAllowed } from './errors.ts';
-import { pythonStr } from './values.ts';
+import { invalidChoice, nullNotAllowed } from '../errors.ts';
 
 export const EVALUATION_RUNTIMES: readonly EvaluationRuntime[] = ['server', 'client', 'all', 'both'];
 export type BucketingIdentifier = 'distinct_id' | 'device_id';
 export const BUCKETING_IDENTIFIERS: readonly BucketingIdentifier[] = ['distinct_id', 'device_id'];
-
-const invalidChoice = (raw: unknown, attr: string): ApiError =>
-  validationError(`"${pythonStr(raw)}" is not a valid choice.`, attr, 'invalid_choice');
 
 function isOneOf<T extends string>(raw: unknown, choices: readonly T[]): raw is T {
   return typeof raw === 'string' && (choices as readonly string[]).includes(raw);

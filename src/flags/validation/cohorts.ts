@@ -1,6 +1,6 @@
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import type { FlagLookup } from './lookup.ts';
-import { displayValue } from './values.ts';
+import { missingCohort } from '../errors.ts';
 
 type Cohort = Awaited<ReturnType<FlagLookup['cohortsByIds']>>[number];
 
@@ -13,8 +13,6 @@ export function parseIntegerId(value: unknown): number | null {
   }
   return null;
 }
-
-const missingCohort = (id: unknown) => filtersError(`Cohort with id ${displayValue(id)} does not exist`, 'cohort_does_not_exist');
 
 /**
  * A cohort condition: the cohort and every cohort it depends on, recursively,

@@ -1,6 +1,6 @@
 import type { FlagFilters } from '../../targeting/types.ts';
 import { parseIntegerId } from './cohorts.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import type { FilterValidationContext } from './lookup.ts';
 import { allProperties } from './property-types.ts';
 import { displayValue, isPlainObject } from './values.ts';

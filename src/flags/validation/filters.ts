@@ -1,6 +1,6 @@
 import type { FlagFilters } from '../../targeting/types.ts';
 import { checkFlagDependencies } from './dependencies.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import type { FilterValidationContext } from './lookup.ts';
 import { checkVariantOverrides, checkVariantSum, parseMultivariate } from './multivariate.ts';
 import { normalizePayloads } from './payloads.ts';

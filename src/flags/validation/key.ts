@@ -1,5 +1,5 @@
 import { requiredField, validationError } from '../../kernel/errors.ts';
-import { nullNotAllowed } from './errors.ts';
+import { nullNotAllowed } from '../errors.ts';
 
 export const KEY_MAX_LENGTH = 400;
 const KEY_FORMAT = /^[a-zA-Z0-9_-]+$/;

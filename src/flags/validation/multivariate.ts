@@ -1,11 +1,11 @@
 import type { FlagFilters, FlagGroup, FlagVariant } from '../../targeting/types.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import { isFiniteNumber, isPlainObject } from './values.ts';
+import { invalidVariants } from '../errors.ts';
 
 type Multivariate = NonNullable<FlagFilters['multivariate']>;
 
 const SUM_TOLERANCE = 0.01;
-const invalidVariants = (why: string) => filtersError(`Invalid variant definitions: ${why}`);
 
 /**
  * Structure of `filters.multivariate`: null, or an object whose `variants` is a list of objects,

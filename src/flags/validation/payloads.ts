@@ -1,5 +1,5 @@
 import type { FlagVariant } from '../../targeting/types.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import { isPlainObject } from './values.ts';
 
 /**

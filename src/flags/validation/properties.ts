@@ -1,7 +1,7 @@
 import type { FlagProperty } from '../../targeting/types.ts';
 import { checkCohortCondition } from './cohorts.ts';
 import { parseRelativeOrAbsoluteDate } from '../../targeting/dates.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import type { FlagLookup } from './lookup.ts';
 import { COHORT_ONLY_OPERATORS, DATE_OPERATORS, REGEX_OPERATORS, STRING_VALUE_OPERATORS } from '../../targeting/operators.ts';
 import { regexValueError } from '../../targeting/regex.ts';

@@ -1,5 +1,5 @@
 import type { FlagFilters, FlagProperty } from '../../targeting/types.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 
 const PERSON_FLAG_TYPES: ReadonlySet<unknown> = new Set(['person', 'cohort', 'flag']);
 

@@ -1,5 +1,5 @@
 import type { FlagFilters, FlagGroup, FlagProperty } from '../../targeting/types.ts';
-import { filtersError } from './errors.ts';
+import { filtersError } from '../../targeting/errors.ts';
 import { isFlagOperator, OPERATOR_ALIASES } from '../../targeting/operators.ts';
 import { displayValue, isFiniteNumber, isPlainObject, pythonTypeName, type JsonObject } from './values.ts';
 

@@ -1,5 +1,5 @@
 import { validationError } from '../../kernel/errors.ts';
-import { nullNotAllowed } from './errors.ts';
+import { nullNotAllowed } from '../errors.ts';
 import { pythonTypeName } from './values.ts';
 
 const normalizeTag = (tag: string): string => tag.trim().toLowerCase();

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
-import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts, type Queryable } from '../../db/pool.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../../db/pool.ts';
+import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { changeNoticeLag } from '../metrics/metrics.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
@@ -62,7 +62,7 @@ function changesGrants(change: Change): boolean {
  * runs before any bus, tells the serving processes of its changes this way. A change of keys,
  * sessions, members or projects also moves the auth change counter on the same transaction.
  */
-export async function notifyChanges(client: Queryable, changes: readonly Change[], origin: string): Promise<void> {
+export async function notifyChanges(client: WriteTx, changes: readonly Change[], origin: string): Promise<void> {
   if (changes.some(changesGrants)) await client.query('UPDATE auth_change_counter SET counter = counter + 1');
   const at = Date.now();
   const envelopes = changes.map((change) => JSON.stringify({ origin, change, at } satisfies Envelope));

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { CoalescedRead } from '../coalesced-read.ts';
 
 /**
@@ -11,7 +11,7 @@ export type CounterKey = 'auth' | `flags:${number}`;
 
 export const flagsCounter = (projectId: number): CounterKey => `flags:${projectId}`;
 
-export async function readCounters(db: Queryable, keys: readonly CounterKey[]): Promise<Map<CounterKey, number>> {
+export async function readCounters(db: ReadHandle, keys: readonly CounterKey[]): Promise<Map<CounterKey, number>> {
   const projectIds = keys.flatMap((key) => (key === 'auth' ? [] : [Number(key.slice('flags:'.length))]));
   // Prepared once per connection: it runs on nearly every request.
   const { rows } = await db.query<{ key: CounterKey; counter: number }>({
@@ -30,7 +30,7 @@ export async function readCounters(db: Queryable, keys: readonly CounterKey[]): 
 export class ChangeCounters {
   private readonly reads: CoalescedRead<CounterKey, number>;
 
-  constructor(db: Queryable) {
+  constructor(db: ReadHandle) {
     this.reads = new CoalescedRead((keys) => readCounters(db, keys));
   }
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { parseError } from '../errors.ts';
-import { MAX_BODY_DEPTH, nestedDeeperThan, nestedTooDeep } from './json-depth.ts';
+import { nestedTooDeep, parseError } from '../errors.ts';
+import { MAX_BODY_DEPTH, nestedDeeperThan } from './json-depth.ts';
 import { findUnstorableText, MAY_HOLD_UNSTORABLE_ESCAPE, unstorableTextError } from './storable-text.ts';
 
 /**

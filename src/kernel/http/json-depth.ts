@@ -4,7 +4,6 @@
  * jsonb parser) ever sees a deeper value and overflows its stack. The deepest real management
  * bodies (cohort property groups, flag filters with payloads, survey branching) stay under 12.
  */
-import { validationError } from '../errors.ts';
 
 export const MAX_BODY_DEPTH = 64;
 
@@ -38,6 +37,3 @@ export function nestedDeeperThan(text: string, limit: number): boolean {
   }
   return false;
 }
-
-export const nestedTooDeep = (limit: number, advice = '') =>
-  validationError(`The body nests objects and lists more than ${limit} levels deep${advice}.`, null, 'max_depth');

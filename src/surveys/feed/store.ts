@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 
 /** One survey as the public feed needs it: the survey's fields and the keys of its flags. */
 export interface FeedRow {
@@ -30,7 +30,7 @@ export interface FeedRow {
  * it to everyone. The targeting and internal flags count only while live (a removed targeting flag
  * means "everyone").
  */
-export async function feedRows(db: Queryable, projectId: number): Promise<FeedRow[]> {
+export async function feedRows(db: ReadHandle, projectId: number): Promise<FeedRow[]> {
   const { rows } = await db.query<FeedRow>(
     `SELECT s.id, s.name, s.type, s.linked_flag_id, s.targeting_flag_id, s.internal_targeting_flag_id,
             lf.key AS linked_flag_key, tf.key AS targeting_flag_key, itf.key AS internal_targeting_flag_key,

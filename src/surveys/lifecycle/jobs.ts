@@ -1,7 +1,8 @@
 import type { SurveyDeps } from '../deps.ts';
 import { iterationJob } from './iteration.ts';
 import { responsesLimitJob } from './responses-limit.ts';
-import { runJob, type JobLog, type SurveyJobChange } from './runner.ts';
+import type { JobLog, PeriodicWork } from '../../kernel/jobs.ts';
+import { runJob, type SurveyJobChange } from './runner.ts';
 import { samplingJob } from './sampling.ts';
 import { tryJobsLock } from './store.ts';
 
@@ -35,7 +36,7 @@ const silent: JobLog = { info: () => {}, error: () => {} };
  * database: a round holds a transaction-scoped advisory lock, a process that cannot take it skips
  * the round, and every change re-checks its survey under a row lock.
  */
-export class SurveyJobs {
+export class SurveyJobs implements PeriodicWork {
   private readonly log: JobLog;
   private readonly intervalMs: number;
   private timer: NodeJS.Timeout | null = null;

@@ -3,7 +3,7 @@
  * row locked, its activity entry (`updated`, no user, `detail.trigger = {job_type, payload}`) and its
  * change notice, all in one unit of work (which tells this process's caches after commit).
  */
-import type { FastifyBaseLogger } from 'fastify';
+import type { JobLog } from '../../kernel/jobs.ts';
 import type { SurveyDeps } from '../deps.ts';
 import { findSurvey } from '../read-store.ts';
 import type { SurveyRecord } from '../record.ts';
@@ -11,7 +11,7 @@ import { recordSurveyJobUpdate, surveyFieldChanges } from '../activity.ts';
 import type { AppliedChange, Candidate, SurveyJob } from './task.ts';
 
 export type JobDeps = Pick<SurveyDeps, 'pool' | 'units' | 'bus' | 'flagCache'>;
-export type JobLog = Pick<FastifyBaseLogger, 'info' | 'error'>;
+
 
 export interface SurveyJobChange {
   jobType: string;

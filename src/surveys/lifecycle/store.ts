@@ -1,5 +1,6 @@
 /** SQL of the lifecycle jobs: the surveys each job looks at, and the fields the jobs write. */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { FlagFilters } from '../../targeting/types.ts';
 import type { SurveyRecord } from '../record.ts';
 
@@ -7,7 +8,7 @@ import type { SurveyRecord } from '../record.ts';
 export const SURVEY_JOBS_LOCK: readonly [number, number] = [727_020, 0];
 
 /** Takes the round's lock on `db`'s open transaction; false when another process holds it. */
-export async function tryJobsLock(db: Queryable): Promise<boolean> {
+export async function tryJobsLock(db: ReadHandle): Promise<boolean> {
   const { rows } = await db.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock($1::int, $2::int) AS locked', [...SURVEY_JOBS_LOCK]);
   return rows[0].locked;
 }
@@ -17,7 +18,7 @@ export async function tryJobsLock(db: Queryable): Promise<boolean> {
 const CANDIDATE = 'SELECT s.*, NULL::json AS created_by FROM surveys s';
 
 /** Running recurring surveys (a start date, no end date, an iteration count). */
-export async function iterationCandidates(db: Queryable): Promise<SurveyRecord[]> {
+export async function iterationCandidates(db: ReadHandle): Promise<SurveyRecord[]> {
   const { rows } = await db.query<SurveyRecord>(
     `${CANDIDATE} WHERE s.start_date IS NOT NULL AND s.end_date IS NULL AND s.iteration_count > 0 AND s.iteration_frequency_days > 0`,
   );
@@ -27,7 +28,7 @@ export async function iterationCandidates(db: Queryable): Promise<SurveyRecord[]
 export type SamplingCandidate = SurveyRecord & { sampling_flag_filters: FlagFilters | null };
 
 /** Running surveys with a sampling schedule and a sampling flag, with the flag's filters. */
-export async function samplingCandidates(db: Queryable): Promise<SamplingCandidate[]> {
+export async function samplingCandidates(db: ReadHandle): Promise<SamplingCandidate[]> {
   const { rows } = await db.query<SamplingCandidate>(
     `SELECT s.*, NULL::json AS created_by, f.filters AS sampling_flag_filters
        FROM surveys s JOIN feature_flags f ON f.id = s.internal_response_sampling_flag_id AND NOT f.deleted
@@ -37,7 +38,7 @@ export async function samplingCandidates(db: Queryable): Promise<SamplingCandida
 }
 
 /** Launched surveys with a responses limit that have not ended, by project. */
-export async function limitCandidates(db: Queryable): Promise<Map<number, SurveyRecord[]>> {
+export async function limitCandidates(db: ReadHandle): Promise<Map<number, SurveyRecord[]>> {
   const { rows } = await db.query<SurveyRecord>(
     `${CANDIDATE} WHERE s.responses_limit IS NOT NULL AND s.end_date IS NULL AND s.start_date IS NOT NULL ORDER BY s.project_id, s.id`,
   );
@@ -59,7 +60,7 @@ export interface LifecyclePatch {
 
 const JSON_FIELDS = new Set(['response_sampling_daily_limits']);
 
-export async function updateSurveyLifecycle(db: Queryable, projectId: number, id: string, patch: LifecyclePatch): Promise<void> {
+export async function updateSurveyLifecycle(db: WriteTx, projectId: number, id: string, patch: LifecyclePatch): Promise<void> {
   const entries = Object.entries(patch).filter(([, value]) => value !== undefined);
   if (entries.length === 0) return;
   const sets = entries.map(([field], i) => `${field} = $${i + 3}${JSON_FIELDS.has(field) ? '::jsonb' : ''}`);

@@ -1,6 +1,6 @@
 /** What a lifecycle job is made of; runner.ts runs every job the same way. */
-import type { PoolClient, Queryable } from '../../db/pool.ts';
-import type { UnitOfWork } from '../../db/unit-of-work.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import type { FlagCache } from '../../flags/cache.ts';
 import type { Change } from '../../accounts/activity/changes.ts';
 import type { ChangeBus } from '../../kernel/changes/bus.ts';
@@ -10,7 +10,7 @@ import type { LifecyclePatch } from './store.ts';
 /** One survey's change: its unit of work (and its connection), and what the flag writer needs. */
 export interface JobTransaction {
   unit: UnitOfWork;
-  client: PoolClient;
+  client: WriteTx;
   bus: ChangeBus;
   flagCache: FlagCache;
   now: Date;
@@ -37,7 +37,7 @@ export interface SurveyJob<C> {
   /** PostHog's task name, written as `detail.trigger.job_type`. */
   jobType: string;
   /** The surveys with something due at `now` (read without locks; `apply` decides again). */
-  candidates(db: Queryable, now: Date): Promise<Candidate<C>[]>;
+  candidates(db: ReadHandle, now: Date): Promise<Candidate<C>[]>;
   /**
    * Decides again on the survey as locked now (another process or a PATCH may have changed it)
    * and writes the change: its fields (updateSurveyLifecycle) and its flags. null = nothing due.

@@ -4,8 +4,8 @@
  * log activity only when something changed, in the same transaction. Nothing checks that an event
  * with that uuid exists (as PostHog).
  */
-import type { Pool, Queryable } from '../../db/pool.ts';
-import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import type { Pool, ReadHandle } from '../../db/pool.ts';
+import type { UnitsOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { canonicalUuid } from '../../events/ingestion/uuid.ts';
 import { recordActivity } from '../../accounts/activity/store.ts';
 import { validationError } from '../../kernel/errors.ts';
@@ -18,7 +18,7 @@ export interface ArchiveAnswer {
 }
 
 /** The survey's archived responses, oldest archive first. */
-export async function archivedUuidsOfSurvey(db: Queryable, projectId: number, surveyId: string): Promise<string[]> {
+export async function archivedUuidsOfSurvey(db: ReadHandle, projectId: number, surveyId: string): Promise<string[]> {
   const { rows } = await db.query<{ uuid: string }>(
     'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 ORDER BY archived_at, response_uuid',
     [projectId, surveyId],
@@ -27,7 +27,7 @@ export async function archivedUuidsOfSurvey(db: Queryable, projectId: number, su
 }
 
 /** Every archived response of the project, whichever survey it was archived under. */
-export async function archivedUuidsOfProject(db: Queryable, projectId: number): Promise<string[]> {
+export async function archivedUuidsOfProject(db: ReadHandle, projectId: number): Promise<string[]> {
   const { rows } = await db.query<{ uuid: string }>(
     'SELECT response_uuid::text AS uuid FROM survey_response_archives WHERE project_id = $1',
     [projectId],
@@ -51,7 +51,7 @@ const INSERT = `INSERT INTO survey_response_archives (project_id, survey_id, res
   ON CONFLICT (project_id, response_uuid) DO NOTHING RETURNING id`;
 const DELETE = 'DELETE FROM survey_response_archives WHERE project_id = $1 AND survey_id = $2 AND response_uuid = $3 RETURNING id';
 
-async function logResponseActivity(db: Queryable, projectId: number, surveyId: string, activity: string, uuid: string, userId: number): Promise<void> {
+async function logResponseActivity(db: WriteTx, projectId: number, surveyId: string, activity: string, uuid: string, userId: number): Promise<void> {
   await recordActivity(db, {
     projectId,
     scope: SURVEY_ACTIVITY_SCOPE,

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { archivedUuidsOfProject } from './archive.ts';
 
 export interface ResponseCountOptions {
@@ -57,7 +57,7 @@ SELECT t.survey_id::text AS survey_id, t.submissions - coalesce(c.affected, 0) +
  * Used by `responses_count` and by the lifecycle job that stops surveys at `responses_limit`.
  * With `excludeArchived`, a response archived under any survey of the project is left out.
  */
-export async function surveyResponseCounts(db: Queryable, projectId: number, options: ResponseCountOptions): Promise<Map<string, number>> {
+export async function surveyResponseCounts(db: ReadHandle, projectId: number, options: ResponseCountOptions): Promise<Map<string, number>> {
   if (options.surveyIds !== undefined && options.surveyIds.length === 0) return new Map();
   const archived = options.excludeArchived ? await archivedUuidsOfProject(db, projectId) : [];
   const { rows } = await db.query<{ survey_id: string; responses: number }>(COUNTS, [projectId, options.surveyIds ?? null, archived]);

@@ -2,8 +2,8 @@
  * The responses list's opaque cursor (DRF's CursorPagination convention: `next` and `previous`
  * are URLs carrying it): a position (timestamp in microseconds, uuid) and a direction.
  */
-import { validationError } from '../../kernel/errors.ts';
 import type { ListPosition } from './list-store.ts';
+import { invalidCursor } from '../errors.ts';
 
 export interface Cursor {
   position: ListPosition;
@@ -18,8 +18,6 @@ export function encodeCursor(cursor: Cursor): string {
   const text = `${cursor.position.micros}_${cursor.position.uuid}_${cursor.direction === 'next' ? 'n' : 'p'}`;
   return Buffer.from(text, 'utf8').toString('base64url');
 }
-
-const invalidCursor = () => validationError('Invalid cursor.', 'cursor', 'invalid');
 
 export function decodeCursor(raw: string): Cursor {
   if (raw.length > MAX_CURSOR_LENGTH || !/^[A-Za-z0-9_-]+$/.test(raw)) throw invalidCursor();

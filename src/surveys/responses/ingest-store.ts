@@ -6,7 +6,7 @@
  * derives from scratch; test/surveys/stats.test.ts checks that both agree.
  */
 import { createHash } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 
 const LOCK_NAMESPACE = 'bellwether:survey-responses:';
 
@@ -21,7 +21,7 @@ export function surveyLockKeys(projectId: number, surveyIds: Iterable<string>): 
   return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
-export async function lockSurveys(db: Queryable, keys: readonly bigint[]): Promise<void> {
+export async function lockSurveys(db: WriteTx, keys: readonly bigint[]): Promise<void> {
   await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
 }
 
@@ -168,7 +168,7 @@ UPDATE survey_events se SET superseded_at = u.next_at
  WHERE se.project_id = $1 AND se.uuid = u.uuid`;
 
 /** Writes the survey events among these (fresh) event uuids and their rollups; answers the surveys touched. */
-export async function applySurveyEvents(db: Queryable, projectId: number, uuids: readonly string[]): Promise<string[]> {
+export async function applySurveyEvents(db: WriteTx, projectId: number, uuids: readonly string[]): Promise<string[]> {
   const { rows } = await db.query<{ survey_id: string }>(APPLY, [projectId, uuids]);
   const changes = await db.query<{ uuid: string; next_at: string | null }>(CHAIN_CHANGES, [projectId, uuids]);
   if (changes.rows.length > 0) {

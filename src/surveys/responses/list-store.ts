@@ -7,7 +7,7 @@
  * neither `events` nor the submission's other events are read. A search is narrowed by the trigram index over the answers' text
  * (when pg_trgm is installed), then tested exactly on the open answers' keys.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { answerIn, type SurveyQuestion } from '../summaries/questions.ts';
 
 /** A position in the list: the (timestamp, uuid) of a response, timestamps in microseconds. */
@@ -130,7 +130,7 @@ const SEARCH_MATCH = `survey_answers_text(se.answers) ILIKE $5 AND EXISTS (SELEC
  * list's order fits this statement.
  */
 export async function fewSearchMatches(
-  db: Queryable,
+  db: ReadHandle,
   query: Pick<ResponseQuery, 'projectId' | 'surveyId' | 'from' | 'to' | 'searchKeys'> & { searchPattern: string },
   max: number,
 ): Promise<string[] | null> {
@@ -146,7 +146,7 @@ export async function fewSearchMatches(
   return rows.length > max ? null : rows.map((row) => row.uuid);
 }
 
-export async function loadResponsePage(db: Queryable, query: ResponseQuery): Promise<ResponseRow[]> {
+export async function loadResponsePage(db: ReadHandle, query: ResponseQuery): Promise<ResponseRow[]> {
   const { text, values } = responsePageSql(query);
   // A few known matches are read by key and sorted (the read may have ruled sorting out).
   if (query.searchMatches !== null) await db.query('SET LOCAL enable_sort = on');

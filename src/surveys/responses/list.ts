@@ -3,7 +3,7 @@
  * arrive: a page starts strictly after the last row of the one before). The window is the
  * statistics' one: the dates given, clamped to the survey's start (or creation) and end.
  */
-import type { Pool, Queryable } from '../../db/pool.ts';
+import type { Pool, ReadHandle } from '../../db/pool.ts';
 import { withBoundedRead } from '../../db/bounded-read.ts';
 import { personName } from '../../events/persons/present.ts';
 import type { SurveyRecord } from '../record.ts';
@@ -66,7 +66,7 @@ const searchable = (q: SurveyQuestion) => q.type === 'open' || q.hasOpenChoice;
 export type ResponseReading = Omit<ResponseQuery, 'after' | 'ascending' | 'limit'>;
 
 export async function prepareReading(
-  db: Queryable,
+  db: ReadHandle,
   survey: SurveyRecord,
   questions: SurveyQuestion[],
   args: Pick<ResponseListArgs, 'range' | 'excludeArchived' | 'search'>,

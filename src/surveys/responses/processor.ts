@@ -1,8 +1,8 @@
-import type { PoolClient } from '../../db/pool.ts';
 import type { EventProcessor } from '../../events/pipeline.ts';
 import type { IncomingEvent } from '../../events/types.ts';
 import { SURVEY_DISMISSED, SURVEY_SENT, SURVEY_SHOWN } from '../record.ts';
 import { applySurveyEvents, lockSurveys, surveyLockKeys } from './ingest-store.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 
 const SURVEY_EVENTS = new Set([SURVEY_SHOWN, SURVEY_DISMISSED, SURVEY_SENT]);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -29,7 +29,7 @@ export function surveyEventsOf(events: readonly IncomingEvent[]): { uuids: strin
  */
 export function surveyResponsesProcessor(): EventProcessor {
   return {
-    async process(client: PoolClient, projectId: number, events: IncomingEvent[]) {
+    async process(client: WriteTx, projectId: number, events: IncomingEvent[]) {
       const { uuids, surveyIds } = surveyEventsOf(events);
       if (uuids.length === 0) return;
       await lockSurveys(client, surveyLockKeys(projectId, surveyIds));

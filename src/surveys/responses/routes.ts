@@ -12,7 +12,7 @@ import { surveyResponseCounts } from './counts.ts';
 import { exportSurveyResponses } from './export.ts';
 import { listSurveyResponses } from './list.ts';
 import { parseDateRange } from './dates.ts';
-import { withReadSnapshot } from './read-snapshot.ts';
+import { withReadSnapshot } from '../../db/read-snapshot.ts';
 import {
   ArchiveResponse,
   ArchivedUuidsResponse,
@@ -28,7 +28,7 @@ import {
 } from './schemas.ts';
 import type { StatsBody } from './present.ts';
 import { StatsCache } from './stats-cache.ts';
-import { globalStats, surveyStats, type StatsArgs } from './stats.ts';
+import { globalStats, RESPONSE_READS, surveyStats, type StatsArgs } from './stats.ts';
 
 const TAGS = ['surveys'];
 
@@ -193,7 +193,7 @@ export function surveyResponseRoutes(deps: Kernel) {
       async (request) => {
         const args = await requestArgs(request);
         const options = { surveyIds: surveyIdsArg(args.survey_ids), excludeArchived: excludeArchivedArg(args.exclude_archived) };
-        const counts = await withReadSnapshot(pool, (client) => surveyResponseCounts(client, request.project.id, options));
+        const counts = await withReadSnapshot(pool, (client) => surveyResponseCounts(client, request.project.id, options), RESPONSE_READS);
         return Object.fromEntries(counts);
       },
     );

@@ -5,11 +5,11 @@
  * when they are left out. A changed fingerprint recomputes, so an answer is never stale, in this
  * process or any other sharing the database, with no notices to miss.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 
 const MAX_ENTRIES = 256;
 
-export async function globalStatsFingerprint(db: Queryable, projectId: number, withArchives: boolean): Promise<string> {
+export async function globalStatsFingerprint(db: ReadHandle, projectId: number, withArchives: boolean): Promise<string> {
   const { rows } = await db.query<{ fingerprint: string }>(
     `SELECT md5(coalesce(string_agg(s.id::text || ':' || coalesce(t.version, 0), ',' ORDER BY s.id), ''))
             || CASE WHEN $2::boolean

@@ -9,7 +9,7 @@
  * Windows are closed ([from, to], either end open when null); timestamps travel as text so that
  * microseconds survive.
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 
 export interface Window {
   /** Inclusive bounds, PostgreSQL timestamptz text; null = open. */
@@ -61,7 +61,7 @@ const micros = (expression: string) => `(extract(epoch FROM ${expression}) * 100
  * the survey's own microseconds count. `empty` when the clamped window holds no instant.
  */
 export async function clampedWindow(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   surveyId: string,
   from: string | null,
@@ -84,7 +84,7 @@ export async function clampedWindow(
  * subtracting them from the totals is the cheaper way); stops counting at that half. Null when
  * the survey has no counted events at all.
  */
-export async function fewEventsOutside(db: Queryable, projectId: number, surveyId: string, window: Window): Promise<boolean | null> {
+export async function fewEventsOutside(db: ReadHandle, projectId: number, surveyId: string, window: Window): Promise<boolean | null> {
   const { rows } = await db.query<{ half: number; outside: number }>(
     `WITH t AS (
        SELECT (shown_events + dismissed_events + sent_events) / 2 + 1 AS half
@@ -224,7 +224,7 @@ function numbersOf(row: NumbersRow | undefined): RawSurveyNumbers {
 
 /** One survey's numbers: its totals minus the events left out (see the file's comment). */
 export async function subtractedNumbers(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   surveyId: string,
   window: Window,
@@ -275,7 +275,7 @@ SELECT shown.events AS shown_events, shown.persons AS shown_persons, shown.first
 
 /** The numbers straight from the window's events, for one survey or several together. */
 export async function rawNumbers(
-  db: Queryable,
+  db: ReadHandle,
   projectId: number,
   surveyIds: readonly string[],
   window: Window,
@@ -289,7 +289,7 @@ export async function rawNumbers(
  * Several surveys over all time, nothing archived left out (global stats without dates): totals
  * and edges summed from the rollups, persons counted once across the surveys from survey_persons.
  */
-export async function allTimeNumbers(db: Queryable, projectId: number, surveyIds: readonly string[]): Promise<RawSurveyNumbers> {
+export async function allTimeNumbers(db: ReadHandle, projectId: number, surveyIds: readonly string[]): Promise<RawSurveyNumbers> {
   const { rows } = await db.query<NumbersRow>(
     `WITH persons AS (
        SELECT count(*) FILTER (WHERE shown > 0) AS shown, count(*) FILTER (WHERE dismissed > 0) AS dismissed,
@@ -327,7 +327,7 @@ export async function allTimeNumbers(db: Queryable, projectId: number, surveyIds
 }
 
 /** The project's surveys that are not archived (drafts included): the scope of global stats. */
-export async function activeSurveyIds(db: Queryable, projectId: number): Promise<string[]> {
+export async function activeSurveyIds(db: ReadHandle, projectId: number): Promise<string[]> {
   const { rows } = await db.query<{ id: string }>('SELECT id::text AS id FROM surveys WHERE project_id = $1 AND NOT archived ORDER BY id', [projectId]);
   return rows.map((row) => row.id);
 }

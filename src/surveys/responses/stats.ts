@@ -1,11 +1,11 @@
 /** Per-survey and global statistics: the use cases behind the two stats routes. */
-import type { Pool, PoolClient } from '../../db/pool.ts';
+import type { Pool, ReadHandle } from '../../db/pool.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { requireSurvey } from '../read-store.ts';
 import type { DateRange } from './dates.ts';
 import { archivedUuidsOfProject, archivedUuidsOfSurvey } from './archive.ts';
 import { presentStats, ZERO_RATES, type StatsBody } from './present.ts';
-import { withReadSnapshot } from './read-snapshot.ts';
+import { withReadSnapshot } from '../../db/read-snapshot.ts';
 import { globalStatsFingerprint, type StatsCache } from './stats-cache.ts';
 import {
   activeSurveyIds,
@@ -16,6 +16,13 @@ import {
   rawNumbers,
   subtractedNumbers,
 } from './stats-store.ts';
+
+/**
+ * How the statistics and the counts read: on one snapshot (withReadSnapshot), so that totals and
+ * the events subtracted from them agree even while a batch commits in between; JIT off (these
+ * queries are estimated as expensive but run in milliseconds, and compiling would cost more).
+ */
+export const RESPONSE_READS = ['jit = off', "work_mem = '64MB'"] as const;
 
 export interface StatsArgs {
   range: DateRange;
@@ -45,7 +52,7 @@ export async function surveyStats(pool: Pool, projectId: number, rawId: string, 
     return fewOutside
       ? subtractedNumbers(client, projectId, survey.id, window, archived)
       : rawNumbers(client, projectId, [survey.id], window, archived);
-  });
+  }, RESPONSE_READS);
   return { ...presentStats(numbers), survey_id: rawId, start_date: isoUtc(survey.start_date), end_date: isoUtc(survey.end_date) };
 }
 
@@ -69,10 +76,10 @@ export async function globalStats(pool: Pool, projectId: number, { range, exclud
     const body = await computeGlobalStats(client, projectId, { range, excludeArchived });
     caching.cache.set(key, fingerprint, body);
     return body;
-  });
+  }, RESPONSE_READS);
 }
 
-async function computeGlobalStats(client: PoolClient, projectId: number, { range, excludeArchived }: StatsArgs): Promise<StatsBody> {
+async function computeGlobalStats(client: ReadHandle, projectId: number, { range, excludeArchived }: StatsArgs): Promise<StatsBody> {
   const surveyIds = await activeSurveyIds(client, projectId);
   if (surveyIds.length === 0) return { stats: {}, rates: { ...ZERO_RATES } };
   const archived = excludeArchived ? await archivedUuidsOfProject(client, projectId) : [];

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { poolWrite } from '../../db/unit-of-work.ts';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { HeadlineResponse, SummarizeQuery, SummarizeResponse, SummaryBody, SurveyParams } from './schemas.ts';
@@ -40,7 +41,7 @@ export function surveySummaryRoutes(deps: Kernel) {
       },
       async (request, reply) => {
         const questionId = request.query.question_id ? request.query.question_id : null;
-        const result = await summarizeResponses(deps.pool, {
+        const result = await summarizeResponses(poolWrite(deps.pool), {
           projectId: request.project.id,
           surveyId: request.params.id,
           questionId,
@@ -66,7 +67,7 @@ export function surveySummaryRoutes(deps: Kernel) {
         },
       },
       async (request) =>
-        summaryHeadline(deps.pool, { projectId: request.project.id, surveyId: request.params.id, forceRefresh: request.body?.force_refresh === true }),
+        summaryHeadline(poolWrite(deps.pool), { projectId: request.project.id, surveyId: request.params.id, forceRefresh: request.body?.force_refresh === true }),
     );
   };
 }

@@ -3,7 +3,7 @@
  * from the stored `survey sent` events: no network, no language model.
  */
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../db/pool.ts';
+import type { PoolWrite } from '../../db/unit-of-work.ts';
 import { validationError } from '../../kernel/errors.ts';
 import { DAY_MS, isoUtc, utcDay } from '../../kernel/time.ts';
 import type { SurveyRecord } from '../record.ts';
@@ -56,7 +56,7 @@ function storedSummary(summaries: unknown, questionId: string): StoredQuestionSu
  * In PostHog's order: 404, a question is named, the stored summary (by question id, unless
  * force_refresh), the question exists, then the computation. Stored only when asked by question id.
  */
-export async function summarizeResponses(db: Queryable, request: SummarizeRequest): Promise<SummarizeResult> {
+export async function summarizeResponses(db: PoolWrite, request: SummarizeRequest): Promise<SummarizeResult> {
   const survey = await requireSurvey(db, request.projectId, request.surveyId);
   const { questionId, questionIndex } = request;
   if (questionId === null && questionIndex === null) throw validationError('question_index or question_id is required');
@@ -109,7 +109,7 @@ export interface HeadlineResult {
  * The cached headline unless force_refresh (PostHog serves it only when both the text and the
  * count are set), else one sentence over the newest 100 responses, saved on the survey.
  */
-export async function summaryHeadline(db: Queryable, request: HeadlineRequest): Promise<HeadlineResult> {
+export async function summaryHeadline(db: PoolWrite, request: HeadlineRequest): Promise<HeadlineResult> {
   const survey = await requireSurvey(db, request.projectId, request.surveyId);
   if (!request.forceRefresh && survey.headline_summary && survey.headline_response_count) {
     return { headline: survey.headline_summary, responses_sampled: survey.headline_response_count, has_more: false };

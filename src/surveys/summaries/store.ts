@@ -1,5 +1,6 @@
 /** SQL of the local summaries: the answers they read and the caches on the survey row. */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
+import type { PoolWrite } from '../../db/unit-of-work.ts';
 
 /** Enough rows that dropping predefined choices and low-quality answers still leaves 100. */
 const ANSWER_ROWS = 1000;
@@ -39,7 +40,7 @@ export interface AnswerQuery {
  * One answer per response (the latest event of each submission; events without a submission id
  * each count), newest first, archived responses left out, null and empty answers skipped.
  */
-export async function loadAnswers(db: Queryable, query: AnswerQuery): Promise<unknown[]> {
+export async function loadAnswers(db: ReadHandle, query: AnswerQuery): Promise<unknown[]> {
   const [first, second = first] = query.keys;
   const answer = `coalesce(nullif(e.properties->$5, 'null'::jsonb), nullif(e.properties->$6, 'null'::jsonb))`;
   const { rows } = await db.query<{ answer: unknown }>(
@@ -67,7 +68,7 @@ export interface ResponseSampleQuery {
 }
 
 /** The newest responses' event properties, at most `limit` + 1 (the extra one tells that more exist). */
-export async function loadResponseSample(db: Queryable, query: ResponseSampleQuery): Promise<Record<string, unknown>[]> {
+export async function loadResponseSample(db: ReadHandle, query: ResponseSampleQuery): Promise<Record<string, unknown>[]> {
   const which = query.partialResponses ? LATEST_OF_SUBMISSION : COMPLETED;
   const { rows } = await db.query<{ properties: Record<string, unknown> }>(
     `SELECT e.properties
@@ -89,7 +90,7 @@ export interface StoredQuestionSummary {
 }
 
 /** Merges one question's entry into `question_summaries` (other questions' entries are kept). */
-export async function saveQuestionSummary(db: Queryable, projectId: number, surveyId: string, questionId: string, entry: StoredQuestionSummary): Promise<void> {
+export async function saveQuestionSummary(db: PoolWrite, projectId: number, surveyId: string, questionId: string, entry: StoredQuestionSummary): Promise<void> {
   await db.query(
     `UPDATE surveys
         SET question_summaries = CASE WHEN jsonb_typeof(question_summaries) = 'object' THEN question_summaries ELSE '{}'::jsonb END
@@ -99,7 +100,7 @@ export async function saveQuestionSummary(db: Queryable, projectId: number, surv
   );
 }
 
-export async function saveHeadline(db: Queryable, projectId: number, surveyId: string, headline: string, responseCount: number): Promise<void> {
+export async function saveHeadline(db: PoolWrite, projectId: number, surveyId: string, headline: string, responseCount: number): Promise<void> {
   await db.query('UPDATE surveys SET headline_summary = $3, headline_response_count = $4 WHERE project_id = $1 AND id = $2', [
     projectId,
     surveyId,

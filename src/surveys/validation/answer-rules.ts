@@ -1,4 +1,4 @@
-import { questionsError } from './errors.ts';
+import { questionsError } from '../errors.ts';
 import { isPlainObject, type JsonObject } from './python.ts';
 
 const RULE_TYPES = ['min_length', 'max_length', 'email'];

@@ -1,4 +1,4 @@
-import { fieldError } from './errors.ts';
+import { appearanceError } from '../errors.ts';
 import { isMissing, isPlainObject } from './python.ts';
 import { sanitizeText } from './sanitize.ts';
 import type { SurveyAppearance } from './shapes.ts';
@@ -6,8 +6,6 @@ import type { SurveyAppearance } from './shapes.ts';
 /** The appearance texts the SDK may render as HTML. */
 const SANITISED_TEXTS = ['thankYouMessageHeader', 'thankYouMessageDescription', 'thankYouMessageCloseButtonText'];
 const CONTENT_TYPES = ['text', 'html'];
-
-const appearanceError = (detail: string) => fieldError('appearance', detail);
 
 /**
  * `appearance` (attr `appearance`): a free-form object, stored as sent apart from

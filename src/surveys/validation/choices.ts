@@ -1,4 +1,4 @@
-import { questionsError } from './errors.ts';
+import { questionsError } from '../errors.ts';
 import { sanitizeText } from './sanitize.ts';
 
 /** The items of a `choices` list (a question's or a translation's): non-empty strings, sanitised. */

@@ -1,4 +1,4 @@
-import { fieldError } from './errors.ts';
+import { fieldError } from '../errors.ts';
 import { isPlainObject } from './python.ts';
 import type { SurveyConditions } from './shapes.ts';
 

@@ -1,5 +1,5 @@
 import type { SurveyWriteBody } from '../schemas.ts';
-import { fieldError } from './errors.ts';
+import { fieldError } from '../errors.ts';
 import { isMissing, isPlainObject, isTruthy } from './python.ts';
 
 const FIELDS_NOT_ALLOWED = ['linked_flag_id', 'targeting_flag_filters'] as const;

@@ -1,6 +1,6 @@
 import { requiredField } from '../../kernel/errors.ts';
 import type { SurveyWriteBody } from '../schemas.ts';
-import { fieldError } from './errors.ts';
+import { fieldError } from '../errors.ts';
 
 const SCHEDULES = ['once', 'recurring', 'always'];
 

@@ -1,5 +1,5 @@
 import type { SurveyWriteBody } from '../schemas.ts';
-import { objectError } from './errors.ts';
+import { objectError } from '../errors.ts';
 import type { SurveyLookup } from './context.ts';
 import { isPlainObject, isTruthy, pythonStr } from './python.ts';
 

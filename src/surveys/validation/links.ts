@@ -1,4 +1,4 @@
-import { questionsError } from './errors.ts';
+import { questionsError } from '../errors.ts';
 import { sanitizeText } from './sanitize.ts';
 
 /** The schemes a link question may point to. */

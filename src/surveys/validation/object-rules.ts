@@ -1,7 +1,7 @@
 import { validationError } from '../../kernel/errors.ts';
 import type { SurveyRecord } from '../record.ts';
 import type { SurveyWriteBody } from '../schemas.ts';
-import { fieldError, objectError } from './errors.ts';
+import { fieldError, objectError } from '../errors.ts';
 import { checkExternalSurvey } from './external-survey-rules.ts';
 import { checkLinkedFlag, checkLinkedFlagVariant, checkTargetingFlag } from './flag-rules.ts';
 import type { SurveyValidationContext } from './context.ts';

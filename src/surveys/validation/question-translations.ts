@@ -1,5 +1,5 @@
 import { checkChoiceItems } from './choices.ts';
-import { questionsError } from './errors.ts';
+import { questionsError } from '../errors.ts';
 import { checkLink } from './links.ts';
 import { isPlainObject, type JsonObject } from './python.ts';
 import { sanitizeText } from './sanitize.ts';

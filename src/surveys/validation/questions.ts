@@ -1,6 +1,6 @@
 import { checkAnswerRules } from './answer-rules.ts';
 import { checkChoiceItems } from './choices.ts';
-import { questionsError } from './errors.ts';
+import { questionsError } from '../errors.ts';
 import { checkLink } from './links.ts';
 import { checkQuestionTranslations } from './question-translations.ts';
 import { isMissing, isPlainObject, isTruthy } from './python.ts';

@@ -1,6 +1,6 @@
 import type { SurveyWriteBody } from '../schemas.ts';
 import { isBefore, parseInstant, pythonDatetimeStr, utcMidnight } from './dates.ts';
-import { fieldError } from './errors.ts';
+import { fieldError } from '../errors.ts';
 
 /**
  * Rules 6–8 on the response sampling fields of this request, raised as dicts, so

@@ -1,11 +1,9 @@
-import { fieldError } from './errors.ts';
 import { isPlainObject, type JsonObject } from './python.ts';
 import { sanitizeText } from './sanitize.ts';
+import { translationsError } from '../errors.ts';
 
 /** The survey-level texts a translation may carry; other keys are dropped. */
 const TRANSLATABLE = ['name', 'description', 'thankYouMessageHeader', 'thankYouMessageDescription', 'thankYouMessageCloseButtonText'];
-
-const translationsError = (detail: string) => fieldError('translations', detail);
 
 /**
  * Survey-level `translations` (attr `translations`): `{lang: {field: text}}`, texts

@@ -1,5 +1,6 @@
 /** SQL of the delivery worker: claim due deliveries, record each attempt, forget old ones. */
-import type { Queryable } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import type { DeliveryRow } from '../outbox.ts';
 
 export interface ClaimedDelivery extends DeliveryRow {
@@ -26,7 +27,7 @@ export interface ClaimLimits {
  * The lock is NO KEY UPDATE: every write adding an outbox row holds KEY SHARE on its endpoint (the
  * foreign key) until it commits, and FOR UPDATE would skip an endpoint as long as changes keep coming.
  */
-export async function claimDue(db: Queryable, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: WriteTx, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery>(
     `WITH locked AS (
        SELECT e.id FROM webhook_endpoints e
@@ -78,7 +79,7 @@ export interface FinishedAttempt {
  * one failing everything for `disableAfterMs` is disabled; one with a success ends its streak. An
  * endpoint's row is written only when its state changes.
  */
-export async function recordAttempts(db: Queryable, finished: readonly FinishedAttempt[], disableAfterMs: number): Promise<void> {
+export async function recordAttempts(db: WriteTx, finished: readonly FinishedAttempt[], disableAfterMs: number): Promise<void> {
   const failed = finished.filter((each) => each.attempt.error !== null);
   const delivered = finished.filter((each) => each.attempt.error === null);
   if (failed.length > 0) {
@@ -125,7 +126,7 @@ export async function recordAttempts(db: Queryable, finished: readonly FinishedA
 }
 
 /** Delivered and failed rows older than `keepMs` go, a bounded batch at a time; answers how many went. */
-export async function forgetFinished(db: Queryable, keepMs: number, batch = 5000): Promise<number> {
+export async function forgetFinished(db: WriteTx, keepMs: number, batch = 5000): Promise<number> {
   const { rowCount } = await db.query(
     `DELETE FROM webhook_deliveries WHERE id IN (
        SELECT id FROM webhook_deliveries WHERE status <> 'pending' AND finished_at < now() - $1 * interval '1 millisecond' LIMIT $2)`,
@@ -135,7 +136,7 @@ export async function forgetFinished(db: Queryable, keepMs: number, batch = 5000
 }
 
 /** Persons (or distinct ids without one) the flag was evaluated for in the last 24 h; the Slack sentence quotes it. */
-export async function personsServed(db: Queryable, projectId: number, flagKey: string): Promise<number> {
+export async function personsServed(db: ReadHandle, projectId: number, flagKey: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
     `SELECT count(DISTINCT coalesce(person_id::text, distinct_id))::int AS n FROM events
       WHERE project_id = $1 AND event = '$feature_flag_called' AND properties->>'$feature_flag' = $2

@@ -4,7 +4,6 @@
  * and the message written (one row per endpoint).
  */
 import type { ActivityFollower, NewActivity } from '../../accounts/activity/store.ts';
-import type { Queryable } from '../../db/pool.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { enqueueMessage } from '../outbox.ts';
 import { subscribedEndpoints } from '../store.ts';
@@ -20,7 +19,7 @@ export function webhookActivityFollower(onEnqueued: () => void): ActivityFollowe
   return async (unit, entry) => {
     const events = activityEventsFor(entry);
     if (events.length === 0) return;
-    const db: Queryable = unit.client;
+    const db = unit.client;
     for (const event of events) {
       const endpoints = await subscribedEndpoints(db, entry.projectId, event.type);
       if (endpoints.length === 0) continue;

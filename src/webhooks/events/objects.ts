@@ -2,7 +2,7 @@
  * The object an event carries, as the API serves it, read on the change's own transaction (so it
  * is the object as this change left it).
  */
-import type { Queryable } from '../../db/pool.ts';
+import type { ReadHandle } from '../../db/pool.ts';
 import { findCohort } from '../../cohorts/store.ts';
 import { presentCohort } from '../../cohorts/present.ts';
 import { presentFlagBody } from '../../flags/present.ts';
@@ -11,7 +11,7 @@ import { findFlag } from '../../flags/store.ts';
 import { presentSurvey } from '../../surveys/present.ts';
 import { findSurvey } from '../../surveys/read-store.ts';
 
-export type ObjectLoader = (db: Queryable, projectId: number, itemId: string) => Promise<Record<string, unknown> | null>;
+export type ObjectLoader = (db: ReadHandle, projectId: number, itemId: string) => Promise<Record<string, unknown> | null>;
 
 export const flagObject: ObjectLoader = async (db, projectId, itemId) => {
   const flag = await findFlag(db, projectId, Number(itemId));

@@ -2,7 +2,7 @@
  * `survey.response`: an ingestion processor that writes one message per `survey sent` event in the
  * batch's transaction, with the answers keyed as the responses API keys them.
  */
-import type { PoolClient } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
 import type { EventProcessor } from '../../events/pipeline.ts';
 import type { IncomingEvent } from '../../events/types.ts';
 import { isoUtc } from '../../kernel/time.ts';
@@ -24,7 +24,7 @@ interface SurveyRow {
 
 export function surveyResponseWebhooks(onEnqueued: () => void): EventProcessor {
   return {
-    async process(client: PoolClient, projectId: number, events: IncomingEvent[], unit) {
+    async process(client: WriteTx, projectId: number, events: IncomingEvent[], unit) {
       const sent = events.filter((event) => event.event === SURVEY_SENT && typeof event.properties.$survey_id === 'string' && UUID.test(event.properties.$survey_id));
       if (sent.length === 0) return;
       const endpoints = await subscribedEndpoints(client, projectId, SURVEY_RESPONSE_EVENT);
