@@ -13,7 +13,7 @@ import { exposureRule, MULTIPLE_VARIANT } from '../exposure/criteria.ts';
 import { metricFingerprint } from '../fields.ts';
 import { parseMetric } from '../metrics/parse.ts';
 import type { ExperimentRecord, StoredMetric } from '../record.ts';
-import { analyzeMetric, sampleRatioMismatch, StatisticsError, type VariantStats } from '../stats/index.ts';
+import { analyzeMetric, baselineKey, sampleRatioMismatch, StatisticsError, type VariantStats } from '../stats/index.ts';
 import { findExperiment } from '../store.ts';
 import { dailyExposures, emptyStats, metricStatistics } from './metric-store.ts';
 
@@ -56,12 +56,6 @@ function storedMetricFor(experiment: ExperimentRecord, sent: unknown): StoredMet
   );
 }
 
-function baselineKey(experiment: ExperimentRecord, keys: string[]): string {
-  const chosen = experiment.stats_config?.baseline_variant_key;
-  if (typeof chosen === 'string' && keys.includes(chosen)) return chosen;
-  return keys.includes('control') ? 'control' : (keys[0] ?? 'control');
-}
-
 export async function experimentQuery(deps: ExperimentDeps, projectId: number, query: Json, refresh: boolean): Promise<Json> {
   const { experiment, flag } = await experimentOf(deps.pool, projectId, query);
   const stored = storedMetricFor(experiment, query.metric);
@@ -71,7 +65,7 @@ export async function experimentQuery(deps: ExperimentDeps, projectId: number, q
   const cacheKey = `q:${experiment.id}:${experiment.state_generation}:${stored.uuid}:${stored.fingerprint ?? ''}:${keys.join(',')}`;
   const stats = await deps.results.get(cacheKey, () => metricStatistics(deps.pool, experiment.id, metric, handling), refresh);
   const ofVariant = (key: string): VariantStats => stats.get(key) ?? emptyStats(key, metric);
-  const baseKey = baselineKey(experiment, keys);
+  const baseKey = baselineKey(keys, experiment.stats_config?.baseline_variant_key) ?? 'control';
   let analysis;
   try {
     analysis = analyzeMetric(
