@@ -6,6 +6,7 @@
 import type { Queryable } from '../../db/pool.ts';
 import { DAY_MS, isoDay, isoUtc } from '../../kernel/time.ts';
 import { validationError } from '../../kernel/errors.ts';
+import { pythonStr } from '../../kernel/http/python-types.ts';
 import type { FlagRecord } from '../../flags/record.ts';
 import { findFlag } from '../../flags/store.ts';
 import type { ExperimentDeps } from '../deps.ts';
@@ -29,7 +30,7 @@ async function experimentOf(db: Queryable, projectId: number, query: Json): Prom
   if (id === undefined || id === null) throw validationError('experiment_id is required', 'experiment_id');
   const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d{1,9}$/.test(id) ? Number(id) : NaN;
   const experiment = Number.isInteger(numeric) && numeric > 0 && numeric <= 2147483647 ? await findExperiment(db, projectId, numeric) : null;
-  if (!experiment) throw validationError(`Experiment with id ${String(id).slice(0, 40)} not found`, 'experiment_id');
+  if (!experiment) throw validationError(`Experiment with id ${pythonStr(id)} not found`, 'experiment_id');
   const flag = await findFlag(db, projectId, experiment.feature_flag_id);
   if (!flag) throw validationError(`Experiment with id ${experiment.id} not found`, 'experiment_id');
   return { experiment, flag };
