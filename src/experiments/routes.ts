@@ -35,6 +35,13 @@ import { notFound } from '../kernel/errors.ts';
 
 const TAGS = ['experiments'];
 
+/** The id in the path; anything that cannot be one names no experiment (404). */
+function idOf(raw: string): number {
+  const id = /^\d{1,10}$/.test(raw) ? Number(raw) : NaN;
+  if (!(id >= 1 && id <= 2147483647)) throw notFound();
+  return id;
+}
+
 function actorOf(request: FastifyRequest): Actor {
   return { user: toUserSummary(request.principal.user), organizationLevel: membershipLevel(request.principal, request.project.organizationId) };
 }
@@ -137,7 +144,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
         schema: { tags: TAGS, summary: 'Retrieve an experiment', params: ExperimentParams, response: { 200: ExperimentResponse } },
       },
       async (request, reply) => {
-        const experiment = await findExperiment(pool, request.project.id, request.params.id);
+        const experiment = await findExperiment(pool, request.project.id, idOf(request.params.id));
         if (!experiment) throw notFound();
         const flags = await flagsOf(request.project.id);
         return sendJson(reply, JSON.stringify(presentExperiment(experiment, flags, viewerOf(request))));
@@ -163,7 +170,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
             if (request.body.name === undefined) throw requiredField('name');
             if (request.body.feature_flag_key === undefined) throw requiredField('feature_flag_key');
           }
-          const written = await updateExperimentById(deps, { projectId: request.project.id, id: request.params.id, actor: actorOf(request), body: request.body });
+          const written = await updateExperimentById(deps, { projectId: request.project.id, id: idOf(request.params.id), actor: actorOf(request), body: request.body });
           return sendJson(reply, await answer(request, written));
         },
       });
@@ -190,7 +197,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
         schema: { tags: TAGS, summary: 'Activity of one experiment', params: ExperimentParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
       },
       async (request) => {
-        const experiment = await findExperiment(pool, request.project.id, request.params.id);
+        const experiment = await findExperiment(pool, request.project.id, idOf(request.params.id));
         if (!experiment) throw notFound();
         return activityPage(pool, request, request.query, { projectId: request.project.id, scope: EXPERIMENT_ACTIVITY_SCOPE, itemId: String(experiment.id) });
       },
@@ -209,7 +216,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
         },
       },
       async (request, reply) =>
-        sendJson(reply.code(201), await answer(request, await duplicateExperiment(deps, request.project.id, request.params.id, actorOf(request), request.body))),
+        sendJson(reply.code(201), await answer(request, await duplicateExperiment(deps, request.project.id, idOf(request.params.id), actorOf(request), request.body))),
     );
 
     for (const { action, summary, body } of ACTIONS) {
@@ -222,7 +229,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
         async (request, reply) => {
           const written = await runLifecycleAction(deps, {
             projectId: request.project.id,
-            id: request.params.id,
+            id: idOf(request.params.id),
             actor: actorOf(request),
             action,
             body: (request.body ?? {}) as ActionBody,

@@ -9,7 +9,7 @@ const FreeObject = Type.Object({}, { additionalProperties: true });
 const Metrics = Type.Array(FreeObject, { maxItems: 50, description: 'ExperimentMetric objects (metric_type mean, funnel or ratio)' });
 
 export const ProjectParams = Type.Object({ project_id: Type.String() });
-export const ExperimentParams = Type.Object({ project_id: Type.String(), id: Type.Integer({ minimum: 1, maximum: 2147483647 }) });
+export const ExperimentParams = Type.Object({ project_id: Type.String(), id: Type.String({ description: 'the experiment id (anything else: 404)' }) });
 
 /** The writable fields, as a body on create and update (PostHog's experiment serializer). */
 export const ExperimentWriteBody = Type.Object(

@@ -9887,7 +9887,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -9991,7 +9992,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10149,7 +10151,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10175,7 +10178,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10336,7 +10340,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10371,7 +10376,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10488,7 +10494,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10596,7 +10603,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10704,7 +10712,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10812,7 +10821,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -10930,7 +10940,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -11050,7 +11061,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -11166,7 +11178,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
@@ -11274,7 +11287,8 @@ export interface operations {
             header?: never;
             path: {
                 project_id: string;
-                id: number;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
             };
             cookie?: never;
         };
