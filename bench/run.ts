@@ -24,6 +24,7 @@ import { loadBenchConfig } from './lib/config.ts';
 import { writeResults } from './lib/report.ts';
 import { consoleScenario } from './scenarios/console.ts';
 import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
+import { experimentsScenario } from './scenarios/experiments.ts';
 import { flagCpuScenario } from './scenarios/flag-cpu.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
@@ -52,6 +53,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   workers: workersScenario,
   'flag-cpu': flagCpuScenario,
   'three-process': threeProcessScenario,
+  experiments: experimentsScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

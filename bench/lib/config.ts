@@ -91,6 +91,8 @@ const ALIASES: Record<string, ScenarioName> = {
   console: 'console',
   workers: 'workers',
   'flag-cpu': 'flag-cpu',
+  experiments: 'experiments',
+  experiment: 'experiments',
   'three-process': 'three-process',
 };
 

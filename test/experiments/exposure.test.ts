@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { metricStatistics } from '../../src/experiments/results/metric-store.ts';
+import { metricStatistics, scanMetricStatistics } from '../../src/experiments/results/metric-store.ts';
 import { parseMetric } from '../../src/experiments/metrics/parse.ts';
 import { action, createExperiment, funnelMetric, meanMetric, patchExperiment, type Json } from './support.ts';
 
@@ -34,9 +34,14 @@ async function query(body: Json, prefix = 'projects') {
   return t.request({ method: 'POST', url: `/api/${prefix}/${t.projectId}/query/`, payload: body });
 }
 
+/** The per-variant statistics from the running sums, checked equal to a scan of the per-person rows. */
 async function stats(experimentId: number, metric: Json, handling: 'exclude' | 'first_seen' = 'exclude') {
-  const result = await metricStatistics(t.db.pool, experimentId, parseMetric(metric, 'metric'), handling);
-  return Object.fromEntries([...result].map(([key, value]) => [key, value]));
+  const parsed = parseMetric(metric, 'metric');
+  const plain = (map: Map<string, unknown>) => Object.fromEntries([...map].filter(([, v]) => (v as Json).number_of_samples > 0).sort(([a], [b]) => a.localeCompare(b)));
+  const scanned = plain(await scanMetricStatistics(t.db.pool, experimentId, parsed, handling));
+  const { rows } = await t.db.pool.query("SELECT exposure_criteria->>'multiple_variant_handling' AS h FROM experiments WHERE id = $1", [experimentId]);
+  if ((rows[0].h ?? 'exclude') === handling) assert.deepEqual(plain(await metricStatistics(t.db.pool, experimentId, parsed, handling)), scanned, 'running sums = scan');
+  return scanned;
 }
 
 describe('exposure and metric state kept at ingestion', () => {
@@ -166,6 +171,20 @@ describe('exposure and metric state kept at ingestion', () => {
     // The one stamped before the exposure stays kept (it would count if an earlier exposure came).
     const kept = await t.db.pool.query('SELECT 1 FROM experiment_pending_events WHERE experiment_id = $1', [other.id]);
     assert.equal(kept.rowCount, 1);
+  });
+
+  test('a person seen in a second variant in a later batch takes their numbers to $multiple', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('moved goal'), funnelMetric('moved goal')] });
+    const launched = (await action(t, other.id, 'launch')).json();
+    const start = Date.parse(launched.start_date);
+    const flag = launched.feature_flag_key;
+    await send([called('m1', flag, 'control', at(start, 1)), did('m1', 'moved goal', at(start, 2)), called('m2', flag, 'control', at(start, 1))]);
+    assert.equal((await stats(other.id, launched.metrics[0])).control.sum, 1);
+    await send([called('m1', flag, 'test', at(start, 3)), did('m1', 'moved goal', at(start, 4))]);
+    assert.deepEqual(await stats(other.id, launched.metrics[0]), { control: { key: 'control', number_of_samples: 1, sum: 0, sum_squares: 0 } });
+    assert.deepEqual(await stats(other.id, launched.metrics[1]), { control: { key: 'control', number_of_samples: 1, sum: 0, sum_squares: 0, step_counts: [0] } });
+    const exposures = (await query({ query: { kind: 'ExperimentExposureQuery', experiment_id: other.id }, refresh: 'force_blocking' })).json();
+    assert.deepEqual(exposures.total_exposures, { control: 1, $multiple: 1 });
   });
 
   test('reset forgets the state', async () => {

@@ -57,7 +57,10 @@ test('posthog-node getFeatureFlag + capture over 20,000 persons: exposures, conv
     exposed[variant]++;
     if (draw(distinctId) < RATE[variant]) {
       converted[variant]++;
-      client.capture({ distinctId, event: 'purchase', properties: { amount: 20 } });
+      // A second later, as a person buys after seeing the page: posthog-node stamps the
+      // $feature_flag_called it sends for getFeatureFlag when it queues it, which may be a
+      // millisecond after a capture made right away (and a goal before the exposure does not count).
+      client.capture({ distinctId, event: 'purchase', properties: { amount: 20 }, timestamp: new Date(Date.now() + 1000) });
     }
   }
   await client.shutdown(60_000);

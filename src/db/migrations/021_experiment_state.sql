@@ -40,3 +40,32 @@ CREATE TABLE experiment_pending_events (
   PRIMARY KEY (experiment_id, person_id, event_uuid)
 );
 CREATE INDEX experiment_pending_events_age_idx ON experiment_pending_events (recorded_at);
+
+-- Running per-variant sums of each metric (the sufficient statistics), kept by ingestion as
+-- deltas, spread over a few shards so that concurrent batches seldom wait for the same row.
+-- `variant` is the person's variant under the experiment's multiple-variant handling
+-- (`$multiple` for persons seen in several when they are excluded).
+CREATE TABLE experiment_metric_sums (
+  experiment_id  integer NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  metric_uuid    text NOT NULL,
+  variant        text NOT NULL,
+  shard          smallint NOT NULL,
+  n              bigint NOT NULL DEFAULT 0,
+  s              double precision NOT NULL DEFAULT 0,
+  q              double precision NOT NULL DEFAULT 0,
+  ds             double precision NOT NULL DEFAULT 0,
+  dq             double precision NOT NULL DEFAULT 0,
+  p              double precision NOT NULL DEFAULT 0,
+  steps          bigint[] NOT NULL DEFAULT '{}',
+  PRIMARY KEY (experiment_id, metric_uuid, variant, shard)
+);
+
+-- Newly exposed persons per variant per UTC day, the same way.
+CREATE TABLE experiment_exposure_days (
+  experiment_id  integer NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  variant        text NOT NULL,
+  day            date NOT NULL,
+  shard          smallint NOT NULL,
+  n              bigint NOT NULL DEFAULT 0,
+  PRIMARY KEY (experiment_id, variant, day, shard)
+);

@@ -1,25 +1,36 @@
 /**
  * The one reading of events into experiment state, for ingestion (each batch) and for rebuilds
  * (stored events replayed): exposures first, then every metric event of an exposed person at or
- * after their first exposure, within the metric's window and the experiment's dates.
+ * after their first exposure, within the metric's window and the experiment's dates. Alongside the
+ * per-person rows it keeps the per-variant sums (metric sufficient statistics, exposures per day)
+ * as deltas, so that results read a few rows whatever the number of persons.
  */
 import type { Queryable } from '../../db/pool.ts';
+import { isoDay } from '../../kernel/time.ts';
 import { eventValue, isTestAccountEvent, matchesSource, type EventLike } from '../metrics/match.ts';
 import type { EventSource, ParsedMetric } from '../metrics/types.ts';
+import { contributionOf, effectiveVariant, NO_EVENTS, SumsDeltas } from './contribution.ts';
 import type { LiveExperiment } from './live.ts';
 import {
+  addExposureDays,
   addPendingEvents,
+  addSums,
   eventsByUuid,
-  exposureTimes,
+  exposureKey,
+  exposuresOf,
+  lockExposures,
   lockMetricUnits,
   prunePendingEvents,
   takePendingEvents,
   unitKey,
+  unitsOfPersons,
   upsertExposures,
   writeMetricUnits,
+  type DayDelta,
   type ExposureWrite,
   type MetricUnit,
   type PendingEvent,
+  type StoredExposure,
 } from './state-store.ts';
 
 export interface PersonEvent extends EventLike {
@@ -28,8 +39,19 @@ export interface PersonEvent extends EventLike {
   timestamp: Date;
 }
 
+export interface ApplyOptions {
+  projectId: number;
+  /**
+   * Keep metric events of persons not exposed (or exposed later) for an hour, to count them when
+   * their exposure arrives in a later batch. Off for rebuilds, which replay events in time order.
+   */
+  keepPending: boolean;
+}
+
 /** One batch in a thousand that keeps events for later also forgets the ones kept over an hour. */
 const PRUNE_CHANCE = 0.001;
+/** Sums are spread over this many rows per (experiment, metric, variant); a batch writes to one. */
+const SHARDS = 8;
 
 function inDates(experiment: LiveExperiment, at: Date): boolean {
   return at >= experiment.start && (experiment.end === null || at <= experiment.end);
@@ -47,7 +69,7 @@ export function exposureVariant(experiment: LiveExperiment, event: PersonEvent):
   return typeof variant === 'string' && experiment.variants.has(variant) ? variant : null;
 }
 
-function exposuresOf(experiment: LiveExperiment, events: PersonEvent[]): ExposureWrite[] {
+function exposureWrites(experiment: LiveExperiment, events: PersonEvent[]): ExposureWrite[] {
   const byPerson = new Map<string, ExposureWrite>();
   for (const event of events) {
     const variant = exposureVariant(experiment, event);
@@ -66,7 +88,7 @@ function exposuresOf(experiment: LiveExperiment, events: PersonEvent[]): Exposur
   return [...byPerson.values()];
 }
 
-function metricSources(metric: ParsedMetric): EventSource[] {
+export function metricSources(metric: ParsedMetric): EventSource[] {
   switch (metric.metric_type) {
     case 'mean':
       return [metric.source];
@@ -125,17 +147,8 @@ function counts(metric: ParsedMetric, event: PersonEvent): boolean {
   return metricSources(metric).some((source) => matchesSource(event, source));
 }
 
-export interface ApplyOptions {
-  projectId: number;
-  /**
-   * Keep metric events of persons not exposed (or exposed later) for an hour, to count them when
-   * their exposure arrives in a later batch. Off for rebuilds, which replay events in time order.
-   */
-  keepPending: boolean;
-}
-
 /** The kept events of persons whose exposure was written now, per experiment. */
-async function pendingNowCounted(db: Queryable, projectId: number, changed: Awaited<ReturnType<typeof upsertExposures>>): Promise<Map<number, PersonEvent[]>> {
+async function pendingNowCounted(db: Queryable, projectId: number, changed: StoredExposure[]): Promise<Map<number, PersonEvent[]>> {
   const byExperiment = new Map<number, PersonEvent[]>();
   const taken = await takePendingEvents(db, changed);
   if (taken.length === 0) return byExperiment;
@@ -150,13 +163,68 @@ async function pendingNowCounted(db: Queryable, projectId: number, changed: Awai
   return byExperiment;
 }
 
+/**
+ * Writes the batch's exposures; new persons add a sample to every metric of their variant, and a
+ * person whose variant or first day moved takes their contributions along.
+ */
+async function applyExposures(db: Queryable, experiments: readonly LiveExperiment[], writes: ExposureWrite[], sums: SumsDeltas, days: Map<string, DayDelta>): Promise<StoredExposure[]> {
+  if (writes.length === 0) return [];
+  const before = await lockExposures(db, writes);
+  const changed = await upsertExposures(db, writes);
+  const byId = new Map(experiments.map((e) => [e.id, e]));
+  const moved = new Map<number, string[]>();
+  const dayDelta = (experimentId: number, variant: string, at: Date, n: number) => {
+    const day = isoDay(at);
+    const key = `${experimentId}\u0000${variant}\u0000${day}`;
+    const delta = days.get(key) ?? { experimentId, variant, day, n: 0 };
+    delta.n += n;
+    days.set(key, delta);
+  };
+  for (const after of changed) {
+    const experiment = byId.get(after.experimentId);
+    if (!experiment) continue;
+    const handling = experiment.exposure.multipleVariantHandling;
+    const old = before.get(exposureKey(after.experimentId, after.personId));
+    const variant = effectiveVariant(after, handling);
+    if (!old) {
+      for (const metric of experiment.metrics) sums.add(experiment.id, metric, variant, contributionOf(metric, NO_EVENTS), 1, true);
+      dayDelta(experiment.id, variant, after.firstSeenAt, 1);
+      continue;
+    }
+    const oldVariant = effectiveVariant(old, handling);
+    if (oldVariant !== variant || isoDay(old.firstSeenAt) !== isoDay(after.firstSeenAt)) {
+      dayDelta(experiment.id, oldVariant, old.firstSeenAt, -1);
+      dayDelta(experiment.id, variant, after.firstSeenAt, 1);
+    }
+    if (oldVariant !== variant) moved.set(experiment.id, [...(moved.get(experiment.id) ?? []), after.personId]);
+  }
+  for (const [experimentId, personIds] of moved) {
+    const experiment = byId.get(experimentId) as LiveExperiment;
+    const handling = experiment.exposure.multipleVariantHandling;
+    const units = new Map((await unitsOfPersons(db, experimentId, personIds)).map((u) => [unitKey(experimentId, u.metricUuid, u.personId), u]));
+    for (const personId of personIds) {
+      const old = before.get(exposureKey(experimentId, personId)) as StoredExposure;
+      const now = changed.find((c) => c.experimentId === experimentId && c.personId === personId) as StoredExposure;
+      for (const metric of experiment.metrics) {
+        const contribution = contributionOf(metric, units.get(unitKey(experimentId, metric.uuid, personId)) ?? NO_EVENTS);
+        sums.add(experimentId, metric, effectiveVariant(old, handling), contribution, -1, true);
+        sums.add(experimentId, metric, effectiveVariant(now, handling), contribution, 1, true);
+      }
+    }
+  }
+  return changed;
+}
+
 /** Applies events of known persons to the experiments' state, in the caller's transaction. */
 export async function applyEvents(db: Queryable, experiments: readonly LiveExperiment[], events: PersonEvent[], options: ApplyOptions): Promise<void> {
   if (experiments.length === 0 || events.length === 0) return;
   const byTime = (a: PersonEvent, b: PersonEvent) => a.timestamp.getTime() - b.timestamp.getTime();
   const ordered = [...events].sort(byTime);
-  const exposures = experiments.flatMap((experiment) => exposuresOf(experiment, ordered));
-  const changed = await upsertExposures(db, exposures);
+  const sums = new SumsDeltas();
+  const days = new Map<string, DayDelta>();
+  const shard = Math.floor(Math.random() * SHARDS);
+  const writes = experiments.flatMap((experiment) => exposureWrites(experiment, ordered));
+  const changed = await applyExposures(db, experiments, writes, sums, days);
   const pending = options.keepPending ? await pendingNowCounted(db, options.projectId, changed) : new Map<number, PersonEvent[]>();
 
   // Metric events: which (experiment, metric, person) they touch.
@@ -169,11 +237,11 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
       for (const metric of experiment.metrics) if (counts(metric, event)) touched.push({ experiment, metric, event });
     }
   }
-  if (touched.length === 0) return;
-  const times = await exposureTimes(db, [...new Set(touched.map((t) => t.experiment.id))], [...new Set(touched.map((t) => t.event.personId))]);
+  const exposures =
+    touched.length === 0 ? new Map<string, StoredExposure>() : await exposuresOf(db, [...new Set(touched.map((t) => t.experiment.id))], [...new Set(touched.map((t) => t.event.personId))]);
   const kept = new Map<string, PendingEvent>();
   const counted = touched.filter(({ experiment, metric, event }) => {
-    const exposedAt = times.get(`${experiment.id}:${event.personId}`);
+    const exposedAt = exposures.get(exposureKey(experiment.id, event.personId))?.firstSeenAt;
     if (exposedAt === undefined || event.timestamp < exposedAt) {
       kept.set(`${experiment.id}:${event.uuid}`, { experimentId: experiment.id, personId: event.personId, eventUuid: event.uuid, timestamp: event.timestamp });
       return false;
@@ -184,25 +252,38 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
     await addPendingEvents(db, [...kept.values()]);
     if (Math.random() < PRUNE_CHANCE) await prunePendingEvents(db);
   }
-  if (counted.length === 0) return;
 
-  const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
-  for (const { experiment, metric, event } of counted) {
-    keys.set(unitKey(experiment.id, metric.uuid, event.personId), { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId });
-  }
-  const stored = await lockMetricUnits(db, [...keys.values()]);
-  const fresh = new Map<string, MetricUnit>();
-  const written = new Set<string>();
-  for (const { experiment, metric, event } of counted) {
-    const key = unitKey(experiment.id, metric.uuid, event.personId);
-    let unit = stored.get(key) ?? fresh.get(key);
-    if (!unit) {
-      unit = { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId, num: 0, numCount: 0, den: 0, denCount: 0, step: 0, stepAt: null };
-      fresh.set(key, unit);
+  if (counted.length > 0) {
+    const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
+    for (const { experiment, metric, event } of counted) {
+      keys.set(unitKey(experiment.id, metric.uuid, event.personId), { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId });
     }
-    addEvent(unit, metric, event, times.get(`${experiment.id}:${event.personId}`) as Date);
-    written.add(key);
+    const stored = await lockMetricUnits(db, [...keys.values()]);
+    const before = new Map([...stored].map(([key, unit]) => [key, { ...unit }]));
+    const fresh = new Map<string, MetricUnit>();
+    const written = new Map<string, { experiment: LiveExperiment; metric: ParsedMetric; unit: MetricUnit }>();
+    for (const { experiment, metric, event } of counted) {
+      const key = unitKey(experiment.id, metric.uuid, event.personId);
+      let unit = stored.get(key) ?? fresh.get(key);
+      if (!unit) {
+        unit = { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId, num: 0, numCount: 0, den: 0, denCount: 0, step: 0, stepAt: null };
+        fresh.set(key, unit);
+      }
+      const exposure = exposures.get(exposureKey(experiment.id, event.personId)) as StoredExposure;
+      addEvent(unit, metric, event, exposure.firstSeenAt);
+      written.set(key, { experiment, metric, unit });
+    }
+    for (const [key, { experiment, metric, unit }] of written) {
+      const exposure = exposures.get(exposureKey(experiment.id, unit.personId)) as StoredExposure;
+      const variant = effectiveVariant(exposure, experiment.exposure.multipleVariantHandling);
+      sums.change(experiment.id, metric, variant, contributionOf(metric, before.get(key) ?? NO_EVENTS), contributionOf(metric, unit));
+    }
+    await writeMetricUnits(
+      db,
+      [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit),
+      [...fresh.values()],
+    );
   }
-  const updated = [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit);
-  await writeMetricUnits(db, updated, [...fresh.values()]);
+  await addSums(db, sums.list(), shard);
+  await addExposureDays(db, [...days.values()].filter((d) => d.n !== 0), shard);
 }

@@ -13,9 +13,51 @@ export interface ExposureWrite {
  * Merges exposures into the stored ones: the earliest time and its variant win, and a second
  * distinct variant marks the person as seen in several. A repeat that changes nothing writes nothing.
  */
-export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Promise<Array<{ experimentId: number; personId: string; firstSeenAt: Date }>> {
+export interface StoredExposure {
+  experimentId: number;
+  personId: string;
+  firstSeenAt: Date;
+  firstVariant: string;
+  multiple: boolean;
+}
+
+interface ExposureRow {
+  experiment_id: number;
+  person_id: string;
+  first_seen_at: Date;
+  first_variant: string;
+  multiple: boolean;
+}
+
+const exposureOf = (row: ExposureRow): StoredExposure => ({
+  experimentId: row.experiment_id,
+  personId: row.person_id,
+  firstSeenAt: row.first_seen_at,
+  firstVariant: row.first_variant,
+  multiple: row.multiple,
+});
+
+export const exposureKey = (experimentId: number, personId: string) => `${experimentId}:${personId}`;
+
+/** The stored exposures of these (experiment, person) pairs, locked for the caller's transaction. */
+export async function lockExposures(db: Queryable, pairs: Array<{ experimentId: number; personId: string }>): Promise<Map<string, StoredExposure>> {
+  const result = new Map<string, StoredExposure>();
+  if (pairs.length === 0) return result;
+  const { rows } = await db.query<ExposureRow>(
+    `SELECT x.experiment_id, x.person_id, x.first_seen_at, x.first_variant, x.multiple
+       FROM experiment_exposures x
+       JOIN unnest($1::int[], $2::uuid[]) AS k(experiment_id, person_id) ON x.experiment_id = k.experiment_id AND x.person_id = k.person_id
+      ORDER BY x.experiment_id, x.person_id
+      FOR UPDATE OF x`,
+    [pairs.map((p) => p.experimentId), pairs.map((p) => p.personId)],
+  );
+  for (const row of rows) result.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row));
+  return result;
+}
+
+export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Promise<StoredExposure[]> {
   if (rows.length === 0) return [];
-  const result = await db.query<{ experiment_id: number; person_id: string; first_seen_at: Date }>(
+  const result = await db.query<ExposureRow>(
     `INSERT INTO experiment_exposures AS x (experiment_id, person_id, first_seen_at, first_variant, multiple)
      SELECT * FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[])
      ON CONFLICT (experiment_id, person_id) DO UPDATE SET
@@ -23,7 +65,7 @@ export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Pro
        first_variant = CASE WHEN excluded.first_seen_at < x.first_seen_at THEN excluded.first_variant ELSE x.first_variant END,
        first_seen_at = least(x.first_seen_at, excluded.first_seen_at)
      WHERE excluded.first_seen_at < x.first_seen_at OR x.first_variant <> excluded.first_variant OR (excluded.multiple AND NOT x.multiple)
-     RETURNING experiment_id, person_id, first_seen_at`,
+     RETURNING experiment_id, person_id, first_seen_at, first_variant, multiple`,
     [
       rows.map((r) => r.experimentId),
       rows.map((r) => r.personId),
@@ -32,7 +74,7 @@ export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Pro
       rows.map((r) => r.multiple),
     ],
   );
-  return result.rows.map((row) => ({ experimentId: row.experiment_id, personId: row.person_id, firstSeenAt: row.first_seen_at }));
+  return result.rows.map(exposureOf);
 }
 
 export interface PendingEvent {
@@ -88,17 +130,99 @@ export async function eventsByUuid(
   return rows;
 }
 
-/** First exposure times of these persons in these experiments: `experimentId:personId` → time. */
-export async function exposureTimes(db: Queryable, experimentIds: number[], personIds: string[]): Promise<Map<string, Date>> {
-  const result = new Map<string, Date>();
+/** The exposures of these persons in these experiments, by `exposureKey`. */
+export async function exposuresOf(db: Queryable, experimentIds: number[], personIds: string[]): Promise<Map<string, StoredExposure>> {
+  const result = new Map<string, StoredExposure>();
   if (experimentIds.length === 0 || personIds.length === 0) return result;
-  const { rows } = await db.query<{ experiment_id: number; person_id: string; first_seen_at: Date }>(
-    `SELECT experiment_id, person_id, first_seen_at FROM experiment_exposures
-      WHERE experiment_id = ANY($1::int[]) AND person_id = ANY($2::uuid[])`,
+  const { rows } = await db.query<ExposureRow>(
+    `SELECT experiment_id, person_id, first_seen_at, first_variant, multiple FROM experiment_exposures
+      WHERE experiment_id = ANY($1::int[]) AND person_id = ANY($2::uuid[])
+      FOR SHARE`,
     [experimentIds, personIds],
   );
-  for (const row of rows) result.set(`${row.experiment_id}:${row.person_id}`, row.first_seen_at);
+  for (const row of rows) result.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row));
   return result;
+}
+
+/** Every metric aggregate of these persons in this experiment (a person changing variant takes them along). */
+export async function unitsOfPersons(db: Queryable, experimentId: number, personIds: string[]): Promise<MetricUnit[]> {
+  if (personIds.length === 0) return [];
+  const { rows } = await db.query<{ metric_uuid: string; person_id: string; num: number; num_count: string; den: number; den_count: string; step: number; step_at: Date | null }>(
+    'SELECT * FROM experiment_metric_units WHERE experiment_id = $1 AND person_id = ANY($2::uuid[])',
+    [experimentId, personIds],
+  );
+  return rows.map((row) => ({
+    experimentId,
+    metricUuid: row.metric_uuid,
+    personId: row.person_id,
+    num: row.num,
+    numCount: Number(row.num_count),
+    den: row.den,
+    denCount: Number(row.den_count),
+    step: row.step,
+    stepAt: row.step_at,
+  }));
+}
+
+export interface SumsDelta {
+  experimentId: number;
+  metricUuid: string;
+  variant: string;
+  n: number;
+  s: number;
+  q: number;
+  ds: number;
+  dq: number;
+  p: number;
+  steps: number[];
+}
+
+/** Adds deltas to the running sums, in one shard of each (experiment, metric, variant). */
+export async function addSums(db: Queryable, deltas: SumsDelta[], shard: number): Promise<void> {
+  if (deltas.length === 0) return;
+  await db.query(
+    `INSERT INTO experiment_metric_sums AS t (experiment_id, metric_uuid, variant, shard, n, s, q, ds, dq, p, steps)
+     SELECT k.experiment_id, k.metric_uuid, k.variant, $11, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
+       FROM unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::text[])
+         AS k(experiment_id, metric_uuid, variant, n, s, q, ds, dq, p, steps)
+      ORDER BY 1, 2, 3
+     ON CONFLICT (experiment_id, metric_uuid, variant, shard) DO UPDATE SET
+       n = t.n + excluded.n, s = t.s + excluded.s, q = t.q + excluded.q, ds = t.ds + excluded.ds, dq = t.dq + excluded.dq, p = t.p + excluded.p,
+       steps = CASE WHEN cardinality(t.steps) = 0 THEN excluded.steps
+                    ELSE (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(t.steps, excluded.steps) WITH ORDINALITY AS z(a, b, i)) END`,
+    [
+      deltas.map((d) => d.experimentId),
+      deltas.map((d) => d.metricUuid),
+      deltas.map((d) => d.variant),
+      deltas.map((d) => d.n),
+      deltas.map((d) => d.s),
+      deltas.map((d) => d.q),
+      deltas.map((d) => d.ds),
+      deltas.map((d) => d.dq),
+      deltas.map((d) => d.p),
+      deltas.map((d) => `{${d.steps.join(',')}}`),
+      shard,
+    ],
+  );
+}
+
+export interface DayDelta {
+  experimentId: number;
+  variant: string;
+  day: string;
+  n: number;
+}
+
+export async function addExposureDays(db: Queryable, deltas: DayDelta[], shard: number): Promise<void> {
+  if (deltas.length === 0) return;
+  await db.query(
+    `INSERT INTO experiment_exposure_days AS t (experiment_id, variant, day, shard, n)
+     SELECT k.experiment_id, k.variant, k.day, $5, k.n
+       FROM unnest($1::int[], $2::text[], $3::date[], $4::bigint[]) AS k(experiment_id, variant, day, n)
+      ORDER BY 1, 2, 3
+     ON CONFLICT (experiment_id, variant, day, shard) DO UPDATE SET n = t.n + excluded.n`,
+    [deltas.map((d) => d.experimentId), deltas.map((d) => d.variant), deltas.map((d) => d.day), deltas.map((d) => d.n), shard],
+  );
 }
 
 export interface MetricUnit {
@@ -191,6 +315,8 @@ export async function clearState(db: Queryable, experimentId: number): Promise<v
   await db.query('DELETE FROM experiment_metric_units WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_exposures WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_pending_events WHERE experiment_id = $1', [experimentId]);
+  await db.query('DELETE FROM experiment_metric_sums WHERE experiment_id = $1', [experimentId]);
+  await db.query('DELETE FROM experiment_exposure_days WHERE experiment_id = $1', [experimentId]);
 }
 
 /** Person ids of stored events, by event uuid. */

@@ -24,7 +24,43 @@ interface Row {
   steps: string[] | null;
 }
 
+/**
+ * The sufficient statistics from the running sums kept at ingestion: a few rows per variant,
+ * whatever the number of persons. Metrics with percentile bounds (their clamp depends on every
+ * person's value) are computed from the per-person rows instead (`scanMetricStatistics`).
+ */
 export async function metricStatistics(
+  db: Queryable,
+  experimentId: number,
+  metric: ParsedMetric,
+  multipleHandling: 'exclude' | 'first_seen',
+): Promise<Map<string, VariantStats>> {
+  if (metric.metric_type === 'mean' && (metric.lower_bound_percentile !== null || metric.upper_bound_percentile !== null)) {
+    return scanMetricStatistics(db, experimentId, metric, multipleHandling);
+  }
+  const { rows } = await db.query<{ variant: string; n: string; s: number; q: number; ds: number; dq: number; p: number; steps: string[] }>(
+    'SELECT variant, n, s, q, ds, dq, p, steps FROM experiment_metric_sums WHERE experiment_id = $1 AND metric_uuid = $2 AND variant <> $3',
+    [experimentId, metric.uuid, MULTIPLE_VARIANT],
+  );
+  const result = new Map<string, VariantStats>();
+  for (const row of rows) {
+    const stats = result.get(row.variant) ?? emptyStats(row.variant, metric);
+    stats.number_of_samples += Number(row.n);
+    stats.sum += row.s;
+    stats.sum_squares += row.q;
+    if (stats.step_counts) row.steps.forEach((step, i) => ((stats.step_counts as number[])[i] += Number(step)));
+    if (metric.metric_type === 'ratio') {
+      stats.denominator_sum = (stats.denominator_sum ?? 0) + row.ds;
+      stats.denominator_sum_squares = (stats.denominator_sum_squares ?? 0) + row.dq;
+      stats.numerator_denominator_sum_product = (stats.numerator_denominator_sum_product ?? 0) + row.p;
+    }
+    result.set(row.variant, stats);
+  }
+  return result;
+}
+
+/** The same numbers from the per-person rows: one grouped pass over the exposures joined to the metric's aggregates. */
+export async function scanMetricStatistics(
   db: Queryable,
   experimentId: number,
   metric: ParsedMetric,
@@ -95,17 +131,12 @@ export function emptyStats(key: string, metric: ParsedMetric): VariantStats {
   return stats;
 }
 
-/** Newly exposed units per variant per UTC day (including persons seen in several variants, as `$multiple`). */
-export async function dailyExposures(
-  db: Queryable,
-  experimentId: number,
-  multipleHandling: 'exclude' | 'first_seen',
-): Promise<Array<{ variant: string; day: string; n: number }>> {
+/** Newly exposed units per variant per UTC day (persons seen in several variants as `$multiple` when they are excluded), from the sums kept at ingestion. */
+export async function dailyExposures(db: Queryable, experimentId: number): Promise<Array<{ variant: string; day: string; n: number }>> {
   const { rows } = await db.query<{ variant: string; day: string; n: string }>(
-    `SELECT CASE WHEN $3 = 'first_seen' OR NOT multiple THEN first_variant ELSE $2 END AS variant,
-            to_char(first_seen_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(*) AS n
-       FROM experiment_exposures WHERE experiment_id = $1 GROUP BY 1, 2 ORDER BY 2`,
-    [experimentId, MULTIPLE_VARIANT, multipleHandling],
+    `SELECT variant, to_char(day, 'YYYY-MM-DD') AS day, sum(n) AS n
+       FROM experiment_exposure_days WHERE experiment_id = $1 GROUP BY 1, 2 HAVING sum(n) <> 0 ORDER BY 2`,
+    [experimentId],
   );
   return rows.map((row) => ({ variant: row.variant, day: row.day, n: Number(row.n) }));
 }

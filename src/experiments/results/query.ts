@@ -84,10 +84,9 @@ export async function experimentQuery(deps: ExperimentDeps, projectId: number, q
 
 export async function exposureQuery(deps: ExperimentDeps, projectId: number, query: Json, refresh: boolean): Promise<Json> {
   const { experiment, flag } = await experimentOf(deps.pool, projectId, query);
-  const handling = exposureRule(experiment.exposure_criteria, flag.key).multipleVariantHandling;
   const keys = variantKeys(experiment, flag);
   const cacheKey = `x:${experiment.id}:${experiment.state_generation}:${keys.join(',')}`;
-  const daily = experiment.start_date === null ? [] : await deps.results.get(cacheKey, () => dailyExposures(deps.pool, experiment.id, handling), refresh);
+  const daily = experiment.start_date === null ? [] : await deps.results.get(cacheKey, () => dailyExposures(deps.pool, experiment.id), refresh);
 
   const start = experiment.start_date;
   const last = experiment.end_date ?? new Date();
