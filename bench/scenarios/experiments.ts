@@ -11,7 +11,7 @@
  * metric (a count of 1–10 purchases). The results query reads only these two tables, never
  * `events`, so the events a project holds do not enter its cost: it grows with exposed persons.
  */
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import type { BenchConfig } from '../lib/config.ts';
 import { expectStatus, request } from '../lib/http.ts';
@@ -71,6 +71,22 @@ async function loadState(databaseUrl: string, experimentId: number, metricUuid: 
          FROM (SELECT k, 1 + floor(random() * 10) AS n FROM generate_series(1, $3::int) k WHERE random() < 0.6 + (k % 2) * 0.02) s`,
       [experimentId, metricUuid, persons],
     );
+    // The running sums and daily counts ingestion keeps beside those rows, summed the same way.
+    await client.query(
+      `INSERT INTO experiment_metric_sums (experiment_id, metric_uuid, variant, shard, n, s, q, steps)
+       SELECT $1, $2, CASE WHEN x.multiple THEN '$multiple' ELSE x.first_variant END, 0, count(*),
+              sum(coalesce(m.num, 0)), sum(coalesce(m.num, 0) ^ 2), '{}'
+         FROM experiment_exposures x
+         LEFT JOIN experiment_metric_units m ON m.experiment_id = x.experiment_id AND m.metric_uuid = $2 AND m.person_id = x.person_id
+        WHERE x.experiment_id = $1 GROUP BY 3`,
+      [experimentId, metricUuid],
+    );
+    await client.query(
+      `INSERT INTO experiment_exposure_days (experiment_id, variant, day, shard, n)
+       SELECT $1, CASE WHEN multiple THEN '$multiple' ELSE first_variant END, (first_seen_at AT TIME ZONE 'UTC')::date, 0, count(*)
+         FROM experiment_exposures WHERE experiment_id = $1 GROUP BY 2, 3`,
+      [experimentId],
+    );
     await client.query('ANALYZE experiment_exposures; ANALYZE experiment_metric_units');
   } finally {
     await client.end();
@@ -105,7 +121,7 @@ async function resultsPart(config: BenchConfig, log: Log) {
   }
 }
 
-/** A batch of 100 events: 30 % $feature_flag_called of the 5 flags, 10 % purchases, the rest pageviews over 20 000 persons. */
+/** A batch of 100 events over 20 000 persons: 30 % $feature_flag_called of the 5 flags (each person's variant fixed per flag), 10 % purchases, the rest pageviews. */
 function batch(token: string, keys: string[]): string {
   const events = Array.from({ length: 100 }, () => {
     const person = `bench-user-${Math.floor(Math.random() * 20_000)}`;
@@ -113,7 +129,9 @@ function batch(token: string, keys: string[]): string {
     const base = { uuid: randomUUID(), distinct_id: person, timestamp: new Date().toISOString() };
     if (roll < 0.3) {
       const key = keys[Math.floor(Math.random() * keys.length)];
-      return { ...base, event: '$feature_flag_called', properties: { $feature_flag: key, $feature_flag_response: Math.random() < 0.5 ? 'control' : 'test', $lib: 'posthog-node' } };
+      // A person's variant is fixed per flag, as the flag's hash makes it.
+      const variant = createHash('sha1').update(`${key}.${person}`).digest()[0] < 128 ? 'control' : 'test';
+      return { ...base, event: '$feature_flag_called', properties: { $feature_flag: key, $feature_flag_response: variant, $lib: 'posthog-node' } };
     }
     if (roll < 0.4) return { ...base, event: 'purchase', properties: { amount: Math.round(Math.random() * 100), $lib: 'posthog-node' } };
     return { ...base, event: '$pageview', properties: { $current_url: 'https://example.com/p', $lib: 'posthog-node' } };

@@ -113,7 +113,7 @@ describe('exposure and metric state kept at ingestion', () => {
       test: { key: 'test', number_of_samples: 1, sum: 10, sum_squares: 100 },
     });
     assert.deepEqual(Object.keys(await stats(experiment.id, count, 'first_seen')).sort(), ['control', 'test']);
-    assert.equal((await stats(experiment.id, count, 'first_seen')).control.number_of_samples, 2);
+    assert.equal(((await stats(experiment.id, count, 'first_seen')) as Json).control.number_of_samples, 2);
   });
 
   test('ExperimentQuery answers PostHog’s shape; too few exposures are "not enough data", not an error', async () => {
@@ -179,7 +179,7 @@ describe('exposure and metric state kept at ingestion', () => {
     const start = Date.parse(launched.start_date);
     const flag = launched.feature_flag_key;
     await send([called('m1', flag, 'control', at(start, 1)), did('m1', 'moved goal', at(start, 2)), called('m2', flag, 'control', at(start, 1))]);
-    assert.equal((await stats(other.id, launched.metrics[0])).control.sum, 1);
+    assert.equal(((await stats(other.id, launched.metrics[0])) as Json).control.sum, 1);
     await send([called('m1', flag, 'test', at(start, 3)), did('m1', 'moved goal', at(start, 4))]);
     assert.deepEqual(await stats(other.id, launched.metrics[0]), { control: { key: 'control', number_of_samples: 1, sum: 0, sum_squares: 0 } });
     assert.deepEqual(await stats(other.id, launched.metrics[1]), { control: { key: 'control', number_of_samples: 1, sum: 0, sum_squares: 0, step_counts: [0] } });

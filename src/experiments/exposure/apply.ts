@@ -12,7 +12,6 @@ import type { EventSource, ParsedMetric } from '../metrics/types.ts';
 import { contributionOf, effectiveVariant, NO_EVENTS, SumsDeltas } from './contribution.ts';
 import type { LiveExperiment } from './live.ts';
 import {
-  addExposureDays,
   addPendingEvents,
   addSums,
   eventsByUuid,
@@ -21,7 +20,6 @@ import {
   lockExposures,
   lockMetricUnits,
   prunePendingEvents,
-  takePendingEvents,
   unitKey,
   unitsOfPersons,
   upsertExposures,
@@ -148,9 +146,8 @@ function counts(metric: ParsedMetric, event: PersonEvent): boolean {
 }
 
 /** The kept events of persons whose exposure was written now, per experiment. */
-async function pendingNowCounted(db: Queryable, projectId: number, changed: StoredExposure[]): Promise<Map<number, PersonEvent[]>> {
+async function pendingNowCounted(db: Queryable, projectId: number, taken: Array<{ experimentId: number; eventUuid: string }>): Promise<Map<number, PersonEvent[]>> {
   const byExperiment = new Map<number, PersonEvent[]>();
-  const taken = await takePendingEvents(db, changed);
   if (taken.length === 0) return byExperiment;
   const stored = new Map((await eventsByUuid(db, projectId, [...new Set(taken.map((p) => p.eventUuid))])).map((row) => [row.uuid, row]));
   for (const { experimentId, eventUuid } of taken) {
@@ -167,10 +164,17 @@ async function pendingNowCounted(db: Queryable, projectId: number, changed: Stor
  * Writes the batch's exposures; new persons add a sample to every metric of their variant, and a
  * person whose variant or first day moved takes their contributions along.
  */
-async function applyExposures(db: Queryable, experiments: readonly LiveExperiment[], writes: ExposureWrite[], sums: SumsDeltas, days: Map<string, DayDelta>): Promise<StoredExposure[]> {
+async function applyExposures(
+  db: Queryable,
+  experiments: readonly LiveExperiment[],
+  writes: ExposureWrite[],
+  keepPending: boolean,
+  sums: SumsDeltas,
+  days: Map<string, DayDelta>,
+): Promise<Array<{ experimentId: number; eventUuid: string }>> {
   if (writes.length === 0) return [];
   const before = await lockExposures(db, writes);
-  const changed = await upsertExposures(db, writes);
+  const { changed, taken } = await upsertExposures(db, writes, keepPending);
   const byId = new Map(experiments.map((e) => [e.id, e]));
   const moved = new Map<number, string[]>();
   const dayDelta = (experimentId: number, variant: string, at: Date, n: number) => {
@@ -212,7 +216,7 @@ async function applyExposures(db: Queryable, experiments: readonly LiveExperimen
       }
     }
   }
-  return changed;
+  return taken;
 }
 
 /** Applies events of known persons to the experiments' state, in the caller's transaction. */
@@ -224,8 +228,8 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
   const days = new Map<string, DayDelta>();
   const shard = Math.floor(Math.random() * SHARDS);
   const writes = experiments.flatMap((experiment) => exposureWrites(experiment, ordered));
-  const changed = await applyExposures(db, experiments, writes, sums, days);
-  const pending = options.keepPending ? await pendingNowCounted(db, options.projectId, changed) : new Map<number, PersonEvent[]>();
+  const taken = await applyExposures(db, experiments, writes, options.keepPending, sums, days);
+  const pending = await pendingNowCounted(db, options.projectId, taken);
 
   // Metric events: which (experiment, metric, person) they touch.
   const touched: Array<{ experiment: LiveExperiment; metric: ParsedMetric; event: PersonEvent }> = [];
@@ -284,6 +288,5 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
       [...fresh.values()],
     );
   }
-  await addSums(db, sums.list(), shard);
-  await addExposureDays(db, [...days.values()].filter((d) => d.n !== 0), shard);
+  await addSums(db, sums.list(), [...days.values()].filter((d) => d.n !== 0), shard);
 }

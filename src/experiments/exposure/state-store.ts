@@ -55,26 +55,52 @@ export async function lockExposures(db: Queryable, pairs: Array<{ experimentId: 
   return result;
 }
 
-export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Promise<StoredExposure[]> {
-  if (rows.length === 0) return [];
-  const result = await db.query<ExposureRow>(
-    `INSERT INTO experiment_exposures AS x (experiment_id, person_id, first_seen_at, first_variant, multiple)
-     SELECT * FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[])
-     ON CONFLICT (experiment_id, person_id) DO UPDATE SET
-       multiple = x.multiple OR excluded.multiple OR x.first_variant <> excluded.first_variant,
-       first_variant = CASE WHEN excluded.first_seen_at < x.first_seen_at THEN excluded.first_variant ELSE x.first_variant END,
-       first_seen_at = least(x.first_seen_at, excluded.first_seen_at)
-     WHERE excluded.first_seen_at < x.first_seen_at OR x.first_variant <> excluded.first_variant OR (excluded.multiple AND NOT x.multiple)
-     RETURNING experiment_id, person_id, first_seen_at, first_variant, multiple`,
+/**
+ * Merges exposures into the stored ones (the earliest time and its variant win; a second distinct
+ * variant marks the person as seen in several; a repeat that changes nothing writes nothing), and
+ * with `takePending` takes, in the same statement, the kept events of the persons written that are
+ * stamped at or after their exposure.
+ */
+export async function upsertExposures(
+  db: Queryable,
+  rows: ExposureWrite[],
+  takePending: boolean,
+): Promise<{ changed: StoredExposure[]; taken: Array<{ experimentId: number; eventUuid: string }> }> {
+  if (rows.length === 0) return { changed: [], taken: [] };
+  const result = await db.query<ExposureRow & { taken: string | null }>(
+    `WITH up AS (
+       INSERT INTO experiment_exposures AS x (experiment_id, person_id, first_seen_at, first_variant, multiple)
+       SELECT * FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[])
+       ON CONFLICT (experiment_id, person_id) DO UPDATE SET
+         multiple = x.multiple OR excluded.multiple OR x.first_variant <> excluded.first_variant,
+         first_variant = CASE WHEN excluded.first_seen_at < x.first_seen_at THEN excluded.first_variant ELSE x.first_variant END,
+         first_seen_at = least(x.first_seen_at, excluded.first_seen_at)
+       WHERE excluded.first_seen_at < x.first_seen_at OR x.first_variant <> excluded.first_variant OR (excluded.multiple AND NOT x.multiple)
+       RETURNING experiment_id, person_id, first_seen_at, first_variant, multiple
+     ), taken AS (
+       DELETE FROM experiment_pending_events p USING up
+        WHERE $6 AND p.experiment_id = up.experiment_id AND p.person_id = up.person_id AND p.timestamp >= up.first_seen_at
+       RETURNING p.experiment_id, p.event_uuid
+     )
+     SELECT experiment_id, person_id, first_seen_at, first_variant, multiple, NULL::uuid AS taken FROM up
+     UNION ALL
+     SELECT experiment_id, NULL, NULL, NULL, NULL, event_uuid FROM taken`,
     [
       rows.map((r) => r.experimentId),
       rows.map((r) => r.personId),
       rows.map((r) => r.firstSeenAt),
       rows.map((r) => r.firstVariant),
       rows.map((r) => r.multiple),
+      takePending,
     ],
   );
-  return result.rows.map(exposureOf);
+  const changed: StoredExposure[] = [];
+  const taken: Array<{ experimentId: number; eventUuid: string }> = [];
+  for (const row of result.rows) {
+    if (row.taken !== null) taken.push({ experimentId: row.experiment_id, eventUuid: row.taken });
+    else changed.push(exposureOf(row));
+  }
+  return { changed, taken };
 }
 
 export interface PendingEvent {
@@ -93,22 +119,6 @@ export async function addPendingEvents(db: Queryable, rows: PendingEvent[]): Pro
      ON CONFLICT DO NOTHING`,
     [rows.map((r) => r.experimentId), rows.map((r) => r.personId), rows.map((r) => r.eventUuid), rows.map((r) => r.timestamp)],
   );
-}
-
-/** Takes (deletes and answers) the kept events of these newly exposed persons stamped at or after their exposure. */
-export async function takePendingEvents(
-  db: Queryable,
-  exposed: Array<{ experimentId: number; personId: string; firstSeenAt: Date }>,
-): Promise<Array<{ experimentId: number; eventUuid: string }>> {
-  if (exposed.length === 0) return [];
-  const { rows } = await db.query<{ experiment_id: number; event_uuid: string }>(
-    `DELETE FROM experiment_pending_events p
-      USING unnest($1::int[], $2::uuid[], $3::timestamptz[]) AS k(experiment_id, person_id, first_seen_at)
-      WHERE p.experiment_id = k.experiment_id AND p.person_id = k.person_id AND p.timestamp >= k.first_seen_at
-      RETURNING p.experiment_id, p.event_uuid`,
-    [exposed.map((r) => r.experimentId), exposed.map((r) => r.personId), exposed.map((r) => r.firstSeenAt)],
-  );
-  return rows.map((row) => ({ experimentId: row.experiment_id, eventUuid: row.event_uuid }));
 }
 
 /** Forgets kept events older than an hour. */
@@ -177,19 +187,37 @@ export interface SumsDelta {
   steps: number[];
 }
 
-/** Adds deltas to the running sums, in one shard of each (experiment, metric, variant). */
-export async function addSums(db: Queryable, deltas: SumsDelta[], shard: number): Promise<void> {
-  if (deltas.length === 0) return;
+export interface DayDelta {
+  experimentId: number;
+  variant: string;
+  day: string;
+  n: number;
+}
+
+/** Adds deltas to the running sums and the daily exposure counts, in one shard of each row, in one statement. */
+export async function addSums(db: Queryable, deltas: SumsDelta[], days: DayDelta[], shard: number): Promise<void> {
+  if (deltas.length === 0 && days.length === 0) return;
   await db.query(
-    `INSERT INTO experiment_metric_sums AS t (experiment_id, metric_uuid, variant, shard, n, s, q, ds, dq, p, steps)
-     SELECT k.experiment_id, k.metric_uuid, k.variant, $11, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
-       FROM unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::text[])
-         AS k(experiment_id, metric_uuid, variant, n, s, q, ds, dq, p, steps)
-      ORDER BY 1, 2, 3
-     ON CONFLICT (experiment_id, metric_uuid, variant, shard) DO UPDATE SET
-       n = t.n + excluded.n, s = t.s + excluded.s, q = t.q + excluded.q, ds = t.ds + excluded.ds, dq = t.dq + excluded.dq, p = t.p + excluded.p,
-       steps = CASE WHEN cardinality(t.steps) = 0 THEN excluded.steps
-                    ELSE (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(t.steps, excluded.steps) WITH ORDINALITY AS z(a, b, i)) END`,
+    `WITH sums AS (
+       INSERT INTO experiment_metric_sums AS t (experiment_id, metric_uuid, variant, shard, n, s, q, ds, dq, p, steps)
+       SELECT k.experiment_id, k.metric_uuid, k.variant, $11, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
+         FROM unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::text[])
+           AS k(experiment_id, metric_uuid, variant, n, s, q, ds, dq, p, steps)
+        ORDER BY 1, 2, 3
+       ON CONFLICT (experiment_id, metric_uuid, variant, shard) DO UPDATE SET
+         n = t.n + excluded.n, s = t.s + excluded.s, q = t.q + excluded.q, ds = t.ds + excluded.ds, dq = t.dq + excluded.dq, p = t.p + excluded.p,
+         steps = CASE WHEN cardinality(t.steps) = 0 THEN excluded.steps
+                      ELSE (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(t.steps, excluded.steps) WITH ORDINALITY AS z(a, b, i)) END
+       RETURNING 1
+     ), days AS (
+       INSERT INTO experiment_exposure_days AS t (experiment_id, variant, day, shard, n)
+       SELECT k.experiment_id, k.variant, k.day, $11, k.n
+         FROM unnest($12::int[], $13::text[], $14::date[], $15::bigint[]) AS k(experiment_id, variant, day, n)
+        ORDER BY 1, 2, 3
+       ON CONFLICT (experiment_id, variant, day, shard) DO UPDATE SET n = t.n + excluded.n
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM sums) + (SELECT count(*) FROM days) AS n`,
     [
       deltas.map((d) => d.experimentId),
       deltas.map((d) => d.metricUuid),
@@ -202,26 +230,11 @@ export async function addSums(db: Queryable, deltas: SumsDelta[], shard: number)
       deltas.map((d) => d.p),
       deltas.map((d) => `{${d.steps.join(',')}}`),
       shard,
+      days.map((d) => d.experimentId),
+      days.map((d) => d.variant),
+      days.map((d) => d.day),
+      days.map((d) => d.n),
     ],
-  );
-}
-
-export interface DayDelta {
-  experimentId: number;
-  variant: string;
-  day: string;
-  n: number;
-}
-
-export async function addExposureDays(db: Queryable, deltas: DayDelta[], shard: number): Promise<void> {
-  if (deltas.length === 0) return;
-  await db.query(
-    `INSERT INTO experiment_exposure_days AS t (experiment_id, variant, day, shard, n)
-     SELECT k.experiment_id, k.variant, k.day, $5, k.n
-       FROM unnest($1::int[], $2::text[], $3::date[], $4::bigint[]) AS k(experiment_id, variant, day, n)
-      ORDER BY 1, 2, 3
-     ON CONFLICT (experiment_id, variant, day, shard) DO UPDATE SET n = t.n + excluded.n`,
-    [deltas.map((d) => d.experimentId), deltas.map((d) => d.variant), deltas.map((d) => d.day), deltas.map((d) => d.n), shard],
   );
 }
 
@@ -317,16 +330,4 @@ export async function clearState(db: Queryable, experimentId: number): Promise<v
   await db.query('DELETE FROM experiment_pending_events WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_metric_sums WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_exposure_days WHERE experiment_id = $1', [experimentId]);
-}
-
-/** Person ids of stored events, by event uuid. */
-export async function personsOfEvents(db: Queryable, projectId: number, uuids: string[]): Promise<Map<string, string>> {
-  const result = new Map<string, string>();
-  if (uuids.length === 0) return result;
-  const { rows } = await db.query<{ uuid: string; person_id: string | null }>(
-    'SELECT uuid, person_id FROM events WHERE project_id = $1 AND uuid = ANY($2::uuid[])',
-    [projectId, uuids],
-  );
-  for (const row of rows) if (row.person_id !== null) result.set(row.uuid, row.person_id);
-  return result;
 }
