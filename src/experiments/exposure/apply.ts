@@ -12,18 +12,15 @@ import type { EventSource, ParsedMetric } from '../metrics/types.ts';
 import { contributionOf, effectiveVariant, NO_EVENTS, SumsDeltas } from './contribution.ts';
 import type { LiveExperiment } from './live.ts';
 import {
-  addPendingEvents,
-  addSums,
   eventsByUuid,
   exposureKey,
-  exposuresOf,
   lockExposures,
-  lockMetricUnits,
   prunePendingEvents,
+  readForMetrics,
   unitKey,
   unitsOfPersons,
   upsertExposures,
-  writeMetricUnits,
+  writeState,
   type DayDelta,
   type ExposureWrite,
   type MetricUnit,
@@ -241,8 +238,11 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
       for (const metric of experiment.metrics) if (counts(metric, event)) touched.push({ experiment, metric, event });
     }
   }
-  const exposures =
-    touched.length === 0 ? new Map<string, StoredExposure>() : await exposuresOf(db, [...new Set(touched.map((t) => t.experiment.id))], [...new Set(touched.map((t) => t.event.personId))]);
+  const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
+  for (const { experiment, metric, event } of touched) {
+    keys.set(unitKey(experiment.id, metric.uuid, event.personId), { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId });
+  }
+  const { exposures, units: stored } = await readForMetrics(db, [...keys.values()]);
   const kept = new Map<string, PendingEvent>();
   const counted = touched.filter(({ experiment, metric, event }) => {
     const exposedAt = exposures.get(exposureKey(experiment.id, event.personId))?.firstSeenAt;
@@ -252,41 +252,34 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
     }
     return metric.windowMs === null || event.timestamp.getTime() <= exposedAt.getTime() + metric.windowMs;
   });
-  if (options.keepPending && kept.size > 0) {
-    await addPendingEvents(db, [...kept.values()]);
-    if (Math.random() < PRUNE_CHANCE) await prunePendingEvents(db);
-  }
 
-  if (counted.length > 0) {
-    const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
-    for (const { experiment, metric, event } of counted) {
-      keys.set(unitKey(experiment.id, metric.uuid, event.personId), { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId });
+  const before = new Map([...stored].map(([key, unit]) => [key, { ...unit }]));
+  const fresh = new Map<string, MetricUnit>();
+  const written = new Map<string, { experiment: LiveExperiment; metric: ParsedMetric; unit: MetricUnit }>();
+  for (const { experiment, metric, event } of counted) {
+    const key = unitKey(experiment.id, metric.uuid, event.personId);
+    let unit = stored.get(key) ?? fresh.get(key);
+    if (!unit) {
+      unit = { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId, num: 0, numCount: 0, den: 0, denCount: 0, step: 0, stepAt: null };
+      fresh.set(key, unit);
     }
-    const stored = await lockMetricUnits(db, [...keys.values()]);
-    const before = new Map([...stored].map(([key, unit]) => [key, { ...unit }]));
-    const fresh = new Map<string, MetricUnit>();
-    const written = new Map<string, { experiment: LiveExperiment; metric: ParsedMetric; unit: MetricUnit }>();
-    for (const { experiment, metric, event } of counted) {
-      const key = unitKey(experiment.id, metric.uuid, event.personId);
-      let unit = stored.get(key) ?? fresh.get(key);
-      if (!unit) {
-        unit = { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId, num: 0, numCount: 0, den: 0, denCount: 0, step: 0, stepAt: null };
-        fresh.set(key, unit);
-      }
-      const exposure = exposures.get(exposureKey(experiment.id, event.personId)) as StoredExposure;
-      addEvent(unit, metric, event, exposure.firstSeenAt);
-      written.set(key, { experiment, metric, unit });
-    }
-    for (const [key, { experiment, metric, unit }] of written) {
-      const exposure = exposures.get(exposureKey(experiment.id, unit.personId)) as StoredExposure;
-      const variant = effectiveVariant(exposure, experiment.exposure.multipleVariantHandling);
-      sums.change(experiment.id, metric, variant, contributionOf(metric, before.get(key) ?? NO_EVENTS), contributionOf(metric, unit));
-    }
-    await writeMetricUnits(
-      db,
-      [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit),
-      [...fresh.values()],
-    );
+    const exposure = exposures.get(exposureKey(experiment.id, event.personId)) as StoredExposure;
+    addEvent(unit, metric, event, exposure.firstSeenAt);
+    written.set(key, { experiment, metric, unit });
   }
-  await addSums(db, sums.list(), [...days.values()].filter((d) => d.n !== 0), shard);
+  for (const [key, { experiment, metric, unit }] of written) {
+    const exposure = exposures.get(exposureKey(experiment.id, unit.personId)) as StoredExposure;
+    const variant = effectiveVariant(exposure, experiment.exposure.multipleVariantHandling);
+    sums.change(experiment.id, metric, variant, contributionOf(metric, before.get(key) ?? NO_EVENTS), contributionOf(metric, unit));
+  }
+  const pendingWrites = options.keepPending ? [...kept.values()] : [];
+  await writeState(db, {
+    updated: [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit),
+    inserted: [...fresh.values()],
+    pending: pendingWrites,
+    sums: sums.list(),
+    days: [...days.values()].filter((d) => d.n !== 0),
+    shard,
+  });
+  if (pendingWrites.length > 0 && Math.random() < PRUNE_CHANCE) await prunePendingEvents(db);
 }

@@ -110,17 +110,6 @@ export interface PendingEvent {
   timestamp: Date;
 }
 
-/** Keeps metric events of persons not exposed yet (a repeat is ignored). */
-export async function addPendingEvents(db: Queryable, rows: PendingEvent[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
-    `INSERT INTO experiment_pending_events (experiment_id, person_id, event_uuid, timestamp)
-     SELECT * FROM unnest($1::int[], $2::uuid[], $3::uuid[], $4::timestamptz[])
-     ON CONFLICT DO NOTHING`,
-    [rows.map((r) => r.experimentId), rows.map((r) => r.personId), rows.map((r) => r.eventUuid), rows.map((r) => r.timestamp)],
-  );
-}
-
 /** Forgets kept events older than an hour. */
 export async function prunePendingEvents(db: Queryable): Promise<void> {
   await db.query(`DELETE FROM experiment_pending_events WHERE recorded_at < now() - interval '1 hour'`);
@@ -138,20 +127,6 @@ export async function eventsByUuid(
     [projectId, uuids],
   );
   return rows;
-}
-
-/** The exposures of these persons in these experiments, by `exposureKey`. */
-export async function exposuresOf(db: Queryable, experimentIds: number[], personIds: string[]): Promise<Map<string, StoredExposure>> {
-  const result = new Map<string, StoredExposure>();
-  if (experimentIds.length === 0 || personIds.length === 0) return result;
-  const { rows } = await db.query<ExposureRow>(
-    `SELECT experiment_id, person_id, first_seen_at, first_variant, multiple FROM experiment_exposures
-      WHERE experiment_id = ANY($1::int[]) AND person_id = ANY($2::uuid[])
-      FOR SHARE`,
-    [experimentIds, personIds],
-  );
-  for (const row of rows) result.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row));
-  return result;
 }
 
 /** Every metric aggregate of these persons in this experiment (a person changing variant takes them along). */
@@ -194,50 +169,6 @@ export interface DayDelta {
   n: number;
 }
 
-/** Adds deltas to the running sums and the daily exposure counts, in one shard of each row, in one statement. */
-export async function addSums(db: Queryable, deltas: SumsDelta[], days: DayDelta[], shard: number): Promise<void> {
-  if (deltas.length === 0 && days.length === 0) return;
-  await db.query(
-    `WITH sums AS (
-       INSERT INTO experiment_metric_sums AS t (experiment_id, metric_uuid, variant, shard, n, s, q, ds, dq, p, steps)
-       SELECT k.experiment_id, k.metric_uuid, k.variant, $11, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
-         FROM unnest($1::int[], $2::text[], $3::text[], $4::bigint[], $5::float8[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::text[])
-           AS k(experiment_id, metric_uuid, variant, n, s, q, ds, dq, p, steps)
-        ORDER BY 1, 2, 3
-       ON CONFLICT (experiment_id, metric_uuid, variant, shard) DO UPDATE SET
-         n = t.n + excluded.n, s = t.s + excluded.s, q = t.q + excluded.q, ds = t.ds + excluded.ds, dq = t.dq + excluded.dq, p = t.p + excluded.p,
-         steps = CASE WHEN cardinality(t.steps) = 0 THEN excluded.steps
-                      ELSE (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(t.steps, excluded.steps) WITH ORDINALITY AS z(a, b, i)) END
-       RETURNING 1
-     ), days AS (
-       INSERT INTO experiment_exposure_days AS t (experiment_id, variant, day, shard, n)
-       SELECT k.experiment_id, k.variant, k.day, $11, k.n
-         FROM unnest($12::int[], $13::text[], $14::date[], $15::bigint[]) AS k(experiment_id, variant, day, n)
-        ORDER BY 1, 2, 3
-       ON CONFLICT (experiment_id, variant, day, shard) DO UPDATE SET n = t.n + excluded.n
-       RETURNING 1
-     )
-     SELECT (SELECT count(*) FROM sums) + (SELECT count(*) FROM days) AS n`,
-    [
-      deltas.map((d) => d.experimentId),
-      deltas.map((d) => d.metricUuid),
-      deltas.map((d) => d.variant),
-      deltas.map((d) => d.n),
-      deltas.map((d) => d.s),
-      deltas.map((d) => d.q),
-      deltas.map((d) => d.ds),
-      deltas.map((d) => d.dq),
-      deltas.map((d) => d.p),
-      deltas.map((d) => `{${d.steps.join(',')}}`),
-      shard,
-      days.map((d) => d.experimentId),
-      days.map((d) => d.variant),
-      days.map((d) => d.day),
-      days.map((d) => d.n),
-    ],
-  );
-}
-
 export interface MetricUnit {
   experimentId: number;
   metricUuid: string;
@@ -252,75 +183,145 @@ export interface MetricUnit {
 
 export const unitKey = (experimentId: number, metricUuid: string, personId: string) => `${experimentId}\u0000${metricUuid}\u0000${personId}`;
 
-/** The stored aggregates of these units, locked for the caller's transaction. */
-export async function lockMetricUnits(
+/**
+ * For metric events of these (experiment, metric, person) keys: the person's exposure (held
+ * against a concurrent change of variant) and their stored aggregate (locked), in one statement.
+ * Keys whose person is not exposed are absent.
+ */
+export async function readForMetrics(
   db: Queryable,
   keys: Array<{ experimentId: number; metricUuid: string; personId: string }>,
-): Promise<Map<string, MetricUnit>> {
-  const result = new Map<string, MetricUnit>();
-  if (keys.length === 0) return result;
-  const { rows } = await db.query<{
-    experiment_id: number; metric_uuid: string; person_id: string; num: number; num_count: string; den: number; den_count: string; step: number; step_at: Date | null;
+): Promise<{ exposures: Map<string, StoredExposure>; units: Map<string, MetricUnit> }> {
+  const exposures = new Map<string, StoredExposure>();
+  const units = new Map<string, MetricUnit>();
+  if (keys.length === 0) return { exposures, units };
+  const { rows } = await db.query<ExposureRow & {
+    metric_uuid: string; num: number | null; num_count: string | null; den: number | null; den_count: string | null; step: number | null; step_at: Date | null;
   }>(
-    `SELECT u.* FROM experiment_metric_units u
-       JOIN unnest($1::int[], $2::text[], $3::uuid[]) AS k(experiment_id, metric_uuid, person_id)
-         ON u.experiment_id = k.experiment_id AND u.metric_uuid = k.metric_uuid AND u.person_id = k.person_id
-     ORDER BY u.experiment_id, u.metric_uuid, u.person_id
-     FOR UPDATE OF u`,
+    `SELECT k.experiment_id, k.metric_uuid, k.person_id, x.first_seen_at, x.first_variant, x.multiple,
+            u.num, u.num_count, u.den, u.den_count, u.step, u.step_at
+       FROM unnest($1::int[], $2::text[], $3::uuid[]) AS k(experiment_id, metric_uuid, person_id)
+       JOIN experiment_exposures x ON x.experiment_id = k.experiment_id AND x.person_id = k.person_id
+       LEFT JOIN LATERAL (
+         SELECT * FROM experiment_metric_units m
+          WHERE m.experiment_id = k.experiment_id AND m.metric_uuid = k.metric_uuid AND m.person_id = k.person_id
+          FOR UPDATE
+       ) u ON true
+      ORDER BY k.experiment_id, k.person_id, k.metric_uuid
+      FOR SHARE OF x`,
     [keys.map((k) => k.experimentId), keys.map((k) => k.metricUuid), keys.map((k) => k.personId)],
   );
   for (const row of rows) {
-    result.set(unitKey(row.experiment_id, row.metric_uuid, row.person_id), {
+    exposures.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row));
+    if (row.num_count === null) continue;
+    units.set(unitKey(row.experiment_id, row.metric_uuid, row.person_id), {
       experimentId: row.experiment_id,
       metricUuid: row.metric_uuid,
       personId: row.person_id,
-      num: row.num,
+      num: row.num as number,
       numCount: Number(row.num_count),
-      den: row.den,
+      den: row.den as number,
       denCount: Number(row.den_count),
-      step: row.step,
+      step: row.step as number,
       stepAt: row.step_at,
     });
   }
-  return result;
+  return { exposures, units };
 }
 
-function columns(units: MetricUnit[]): unknown[] {
-  return [
-    units.map((u) => u.experimentId),
-    units.map((u) => u.metricUuid),
-    units.map((u) => u.personId),
-    units.map((u) => u.num),
-    units.map((u) => u.numCount),
-    units.map((u) => u.den),
-    units.map((u) => u.denCount),
-    units.map((u) => u.step),
-    units.map((u) => u.stepAt),
-  ];
+export interface StateWrites {
+  updated: MetricUnit[];
+  inserted: MetricUnit[];
+  pending: PendingEvent[];
+  sums: SumsDelta[];
+  days: DayDelta[];
+  shard: number;
 }
 
-const UNNEST = `unnest($1::int[], $2::text[], $3::uuid[], $4::float8[], $5::bigint[], $6::float8[], $7::bigint[], $8::int[], $9::timestamptz[])`;
+const unitColumns = (units: MetricUnit[]): unknown[] => [
+  units.map((u) => u.experimentId),
+  units.map((u) => u.metricUuid),
+  units.map((u) => u.personId),
+  units.map((u) => u.num),
+  units.map((u) => u.numCount),
+  units.map((u) => u.den),
+  units.map((u) => u.denCount),
+  units.map((u) => u.step),
+  units.map((u) => u.stepAt),
+];
+
+const unitsUnnest = (first: number) =>
+  `unnest($${first}::int[], $${first + 1}::text[], $${first + 2}::uuid[], $${first + 3}::float8[], $${first + 4}::bigint[], $${first + 5}::float8[], $${first + 6}::bigint[], $${first + 7}::int[], $${first + 8}::timestamptz[])`;
 
 /**
- * Writes the new aggregates: rows read (and locked) before are updated, new ones inserted. A new
- * row inserted meanwhile by another batch is a unique violation, on which ingestion reruns the batch.
+ * Every write of a batch after its exposures, in one statement (each part on its own table): the
+ * aggregates read before updated, new ones inserted (a new row inserted meanwhile by another
+ * batch is a unique violation, on which ingestion reruns the batch), the kept events, the sums and
+ * the daily counts.
  */
-export async function writeMetricUnits(db: Queryable, updated: MetricUnit[], inserted: MetricUnit[]): Promise<void> {
-  if (updated.length > 0) {
-    await db.query(
-      `UPDATE experiment_metric_units u SET num = k.num, num_count = k.num_count, den = k.den, den_count = k.den_count, step = k.step, step_at = k.step_at
-         FROM ${UNNEST} AS k(experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
-        WHERE u.experiment_id = k.experiment_id AND u.metric_uuid = k.metric_uuid AND u.person_id = k.person_id`,
-      columns(updated),
-    );
-  }
-  if (inserted.length > 0) {
-    await db.query(
-      `INSERT INTO experiment_metric_units (experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
-       SELECT * FROM ${UNNEST}`,
-      columns(inserted),
-    );
-  }
+export async function writeState(db: Queryable, writes: StateWrites): Promise<void> {
+  const { updated, inserted, pending, sums, days, shard } = writes;
+  if (updated.length + inserted.length + pending.length + sums.length + days.length === 0) return;
+  await db.query(
+    `WITH updated AS (
+       UPDATE experiment_metric_units u SET num = k.num, num_count = k.num_count, den = k.den, den_count = k.den_count, step = k.step, step_at = k.step_at
+         FROM ${unitsUnnest(1)} AS k(experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
+        WHERE u.experiment_id = k.experiment_id AND u.metric_uuid = k.metric_uuid AND u.person_id = k.person_id
+       RETURNING 1
+     ), inserted AS (
+       INSERT INTO experiment_metric_units (experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
+       SELECT * FROM ${unitsUnnest(10)}
+       RETURNING 1
+     ), kept AS (
+       INSERT INTO experiment_pending_events (experiment_id, person_id, event_uuid, timestamp)
+       SELECT * FROM unnest($19::int[], $20::uuid[], $21::uuid[], $22::timestamptz[])
+       ON CONFLICT DO NOTHING
+       RETURNING 1
+     ), sums AS (
+       INSERT INTO experiment_metric_sums AS t (experiment_id, metric_uuid, variant, shard, n, s, q, ds, dq, p, steps)
+       SELECT k.experiment_id, k.metric_uuid, k.variant, $33, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
+         FROM unnest($23::int[], $24::text[], $25::text[], $26::bigint[], $27::float8[], $28::float8[], $29::float8[], $30::float8[], $31::float8[], $32::text[])
+           AS k(experiment_id, metric_uuid, variant, n, s, q, ds, dq, p, steps)
+        ORDER BY 1, 2, 3
+       ON CONFLICT (experiment_id, metric_uuid, variant, shard) DO UPDATE SET
+         n = t.n + excluded.n, s = t.s + excluded.s, q = t.q + excluded.q, ds = t.ds + excluded.ds, dq = t.dq + excluded.dq, p = t.p + excluded.p,
+         steps = CASE WHEN cardinality(t.steps) = 0 THEN excluded.steps
+                      ELSE (SELECT array_agg(coalesce(a, 0) + coalesce(b, 0) ORDER BY i) FROM unnest(t.steps, excluded.steps) WITH ORDINALITY AS z(a, b, i)) END
+       RETURNING 1
+     ), days AS (
+       INSERT INTO experiment_exposure_days AS t (experiment_id, variant, day, shard, n)
+       SELECT k.experiment_id, k.variant, k.day, $33, k.n
+         FROM unnest($34::int[], $35::text[], $36::date[], $37::bigint[]) AS k(experiment_id, variant, day, n)
+        ORDER BY 1, 2, 3
+       ON CONFLICT (experiment_id, variant, day, shard) DO UPDATE SET n = t.n + excluded.n
+       RETURNING 1
+     )
+     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted) + (SELECT count(*) FROM kept)
+          + (SELECT count(*) FROM sums) + (SELECT count(*) FROM days) AS n`,
+    [
+      ...unitColumns(updated),
+      ...unitColumns(inserted),
+      pending.map((r) => r.experimentId),
+      pending.map((r) => r.personId),
+      pending.map((r) => r.eventUuid),
+      pending.map((r) => r.timestamp),
+      sums.map((d) => d.experimentId),
+      sums.map((d) => d.metricUuid),
+      sums.map((d) => d.variant),
+      sums.map((d) => d.n),
+      sums.map((d) => d.s),
+      sums.map((d) => d.q),
+      sums.map((d) => d.ds),
+      sums.map((d) => d.dq),
+      sums.map((d) => d.p),
+      sums.map((d) => `{${d.steps.join(',')}}`),
+      shard,
+      days.map((d) => d.experimentId),
+      days.map((d) => d.variant),
+      days.map((d) => d.day),
+      days.map((d) => d.n),
+    ],
+  );
 }
 
 /** Forgets an experiment's state (a rebuild follows, or the experiment went back to draft). */
