@@ -138,6 +138,22 @@ describe('list, retrieve, update, delete', () => {
     assertValidation(await patchExperiment(t, experiment.id, { parameters: { feature_flag_variants: three } }), "Can't update feature_flag_variants on Experiment", null);
   });
 
+  test('a refused draft update writes nothing: neither the flag nor the experiment', async () => {
+    const experiment = await createExperiment(t, { name: 'Untouched' });
+    const flagBefore = await flagOf(t, experiment.feature_flag.id);
+    const bad = [{ key: 'control', rollout_percentage: 50 }, { key: 'test', rollout_percentage: 40 }];
+    const response = await patchExperiment(t, experiment.id, { name: 'Changed', parameters: { feature_flag_variants: bad } });
+    assert.equal(response.statusCode, 400, response.body);
+    assert.match(response.json().detail, /sum to 100/);
+    const flagAfter = await flagOf(t, experiment.feature_flag.id);
+    assert.equal(flagAfter.version, flagBefore.version);
+    assert.deepEqual(flagAfter.filters, flagBefore.filters);
+    const stored = await t.request({ method: 'GET', url: `${experimentsUrl(t.projectId)}${experiment.id}/` });
+    assert.equal(stored.json().name, 'Untouched');
+    const activity = (await t.request({ method: 'GET', url: `${experimentsUrl(t.projectId)}${experiment.id}/activity/` })).json();
+    assert.deepEqual(activity.results.map((a: Json) => a.activity), ['created']);
+  });
+
   test('DELETE is 405; soft delete hides it, restore brings it back; activity records each', async () => {
     const experiment = await createExperiment(t);
     const url = `${experimentsUrl(t.projectId)}${experiment.id}/`;

@@ -187,6 +187,23 @@ describe('exposure and metric state kept at ingestion', () => {
     assert.deepEqual(exposures.total_exposures, { control: 1, $multiple: 1 });
   });
 
+  test('results are cached at most 60 s; force_blocking recomputes; an edit of the metrics is seen at once', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('cached goal')] });
+    const launched = (await action(t, other.id, 'launch')).json();
+    const start = Date.parse(launched.start_date);
+    const ask = async (refresh: string) =>
+      (await query({ query: { kind: 'ExperimentExposureQuery', experiment_id: other.id }, refresh })).json().total_exposures;
+    await send([called('c1', launched.feature_flag_key, 'test', at(start, 1))]);
+    assert.deepEqual(await ask('blocking'), { test: 1 });
+    await send([called('c2', launched.feature_flag_key, 'test', at(start, 1))]);
+    assert.deepEqual(await ask('blocking'), { test: 1 }, 'served from the cache');
+    assert.deepEqual(await ask('force_blocking'), { test: 2 });
+    const edited = await patchExperiment(t, other.id, { exposure_criteria: { multiple_variant_handling: 'first_seen' } });
+    assert.equal(edited.statusCode, 200, edited.body);
+    await send([called('c3', launched.feature_flag_key, 'control', at(start, 1))]);
+    assert.deepEqual(await ask('blocking'), { control: 1, test: 2 }, 'a new state generation is not served from the cache');
+  });
+
   test('reset forgets the state', async () => {
     const other = await createExperiment(t, { metrics: [meanMetric('purchase')] });
     const launched = (await action(t, other.id, 'launch')).json();

@@ -46,7 +46,7 @@ export interface ApplyOptions {
 /** One batch in a thousand that keeps events for later also forgets the ones kept over an hour. */
 const PRUNE_CHANCE = 0.001;
 /** Sums are spread over this many rows per (experiment, metric, variant); a batch writes to one. */
-const SHARDS = 8;
+const SHARDS = 32;
 
 function inDates(experiment: LiveExperiment, at: Date): boolean {
   return at >= experiment.start && (experiment.end === null || at <= experiment.end);
