@@ -2,17 +2,16 @@ import type { PoolClient } from '../../db/pool.ts';
 import type { EventProcessor } from '../../events/pipeline.ts';
 import type { IncomingEvent } from '../../events/types.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
-import { applyEvents, type PersonEvent } from './apply.ts';
+import { applyEvents, metricSources, type PersonEvent } from './apply.ts';
 import { liveExperiments, type LiveExperiment } from './live.ts';
 
 /** Event names the experiments read; null in the set = any event. */
-function namesRead(experiments: readonly LiveExperiment[]): Set<string | null> {
+export function namesRead(experiments: readonly LiveExperiment[]): Set<string | null> {
   const names = new Set<string | null>();
   for (const experiment of experiments) {
     names.add(experiment.exposure.event);
     for (const metric of experiment.metrics) {
-      const sources = metric.metric_type === 'mean' ? [metric.source] : metric.metric_type === 'ratio' ? [metric.numerator, metric.denominator] : metric.series;
-      for (const source of sources) names.add(source.event);
+      for (const source of metricSources(metric)) names.add(source.event);
     }
   }
   return names;

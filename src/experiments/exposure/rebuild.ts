@@ -7,6 +7,7 @@
 import type { Queryable } from '../../db/pool.ts';
 import { applyEvents, type PersonEvent } from './apply.ts';
 import { liveExperimentById } from './live.ts';
+import { namesRead } from './processor.ts';
 import { clearState } from './state-store.ts';
 
 const PAGE = 5000;
@@ -15,11 +16,7 @@ export async function rebuildState(db: Queryable, projectId: number, experimentI
   await clearState(db, experimentId);
   const experiment = await liveExperimentById(db, projectId, experimentId);
   if (!experiment) return;
-  const names = new Set<string | null>([experiment.exposure.event]);
-  for (const metric of experiment.metrics) {
-    const sources = metric.metric_type === 'mean' ? [metric.source] : metric.metric_type === 'ratio' ? [metric.numerator, metric.denominator] : metric.series;
-    for (const source of sources) names.add(source.event);
-  }
+  const names = namesRead([experiment]);
   const anyEvent = names.has(null);
   const eventNames = [...names].filter((name): name is string => name !== null);
   let after: { timestamp: Date; uuid: string } | null = null;
