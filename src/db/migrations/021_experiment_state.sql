@@ -1,0 +1,30 @@
+-- Per-experiment state kept up to date by ingestion, in the same transaction as the events.
+
+-- One row per exposed person: when they were first exposed and with which variant(s).
+CREATE TABLE experiment_exposures (
+  experiment_id  integer NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  person_id      uuid NOT NULL,
+  first_seen_at  timestamptz NOT NULL,
+  -- the variant of the earliest exposure
+  first_variant  text NOT NULL,
+  -- more than one distinct variant was seen for this person
+  multiple       boolean NOT NULL DEFAULT false,
+  PRIMARY KEY (experiment_id, person_id)
+);
+
+-- One row per (experiment, metric, exposed person with metric events): the person's aggregate.
+CREATE TABLE experiment_metric_units (
+  experiment_id  integer NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  metric_uuid    text NOT NULL,
+  person_id      uuid NOT NULL,
+  -- mean / ratio numerator: sum (or min, max) of the values; count of matching events
+  num            double precision NOT NULL DEFAULT 0,
+  num_count      bigint NOT NULL DEFAULT 0,
+  -- ratio denominator
+  den            double precision NOT NULL DEFAULT 0,
+  den_count      bigint NOT NULL DEFAULT 0,
+  -- funnel: the last step reached (0 = none) and when
+  step           integer NOT NULL DEFAULT 0,
+  step_at        timestamptz,
+  PRIMARY KEY (experiment_id, metric_uuid, person_id)
+);

@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { metricStatistics } from '../../src/experiments/results/metric-store.ts';
+import { parseMetric } from '../../src/experiments/metrics/parse.ts';
+import { action, createExperiment, funnelMetric, meanMetric, patchExperiment, type Json } from './support.ts';
+
+let t: TestApp;
+let token: string;
+before(async () => {
+  t = await startTestApp();
+  const { rows } = await t.db.pool.query<{ api_token: string }>('SELECT api_token FROM projects WHERE id = $1', [t.projectId]);
+  token = rows[0].api_token;
+});
+after(async () => {
+  await t.close();
+});
+
+async function send(events: Json[]): Promise<void> {
+  const response = await t.request({ method: 'POST', url: '/batch/', key: null, payload: { api_key: token, batch: events } });
+  assert.equal(response.statusCode, 200, response.body);
+}
+
+const at = (base: number, seconds: number) => new Date(base + seconds * 1000).toISOString();
+const called = (distinctId: string, flag: string, response: string, timestamp: string, extra: Json = {}) => ({
+  event: '$feature_flag_called',
+  distinct_id: distinctId,
+  timestamp,
+  properties: { $feature_flag: flag, $feature_flag_response: response, ...extra },
+});
+const did = (distinctId: string, event: string, timestamp: string, properties: Json = {}) => ({ event, distinct_id: distinctId, timestamp, properties });
+
+async function query(body: Json, prefix = 'projects') {
+  return t.request({ method: 'POST', url: `/api/${prefix}/${t.projectId}/query/`, payload: body });
+}
+
+async function stats(experimentId: number, metric: Json, handling: 'exclude' | 'first_seen' = 'exclude') {
+  const result = await metricStatistics(t.db.pool, experimentId, parseMetric(metric, 'metric'), handling);
+  return Object.fromEntries([...result].map(([key, value]) => [key, value]));
+}
+
+describe('exposure and metric state kept at ingestion', () => {
+  let experiment: Json;
+  let base: number;
+
+  before(async () => {
+    experiment = await createExperiment(t, {
+      metrics: [meanMetric('purchase'), funnelMetric('add to cart', 'purchase')],
+      metrics_secondary: [meanMetric('purchase', { source: { kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'amount' } })],
+      exposure_criteria: { filterTestAccounts: true },
+    });
+    const launched = await action(t, experiment.id, 'launch');
+    assert.equal(launched.statusCode, 200, launched.body);
+    experiment = launched.json();
+    base = Date.parse(experiment.start_date);
+    const flag = experiment.feature_flag_key;
+    await send([
+      did('early', 'purchase', at(base, -60)),
+      called('early', flag, 'control', at(base, -30)), // before the start: no exposure
+      called('u1', flag, 'control', at(base, 1)),
+      did('u1', 'add to cart', at(base, 2)),
+      did('u1', 'purchase', at(base, 3), { amount: 10 }),
+      did('u1', 'purchase', at(base, 4), { amount: '5' }),
+      called('u1', flag, 'control', at(base, 5)), // a repeat
+      did('u2', 'purchase', at(base, 1), { amount: 99 }), // before u2's exposure: not counted
+      called('u2', flag, 'test', at(base, 2)),
+      did('u2', 'purchase', at(base, 3), { amount: 7 }),
+      did('u2', 'add to cart', at(base, 4)), // after the purchase: the ordered funnel is not completed yet
+      called('u3', flag, 'control', at(base, 1)),
+      called('u3', flag, 'test', at(base, 2)), // seen in both
+      did('u3', 'purchase', at(base, 3), { amount: 1 }),
+      called('u4', 'another-flag', 'test', at(base, 1)),
+      called('u5', flag, 'test', at(base, 1), { $host: 'localhost:3000' }), // a test account
+      called('u6', flag, 'holdout-1', at(base, 1)), // not one of the flag's variants
+      did('u4', 'purchase', at(base, 2)),
+    ]);
+    // A later batch: u2 purchases again, completing the funnel.
+    await send([did('u2', 'purchase', at(base, 10), { amount: 3 })]);
+  });
+
+  test('exposures: first $feature_flag_called per person in the dates, variant from $feature_flag_response, $multiple apart', async () => {
+    const response = await query({ query: { kind: 'ExperimentExposureQuery', experiment_id: experiment.id }, refresh: 'blocking' });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json();
+    assert.equal(body.kind, 'ExperimentExposureQuery');
+    assert.deepEqual(body.total_exposures, { control: 1, test: 1, $multiple: 1 });
+    assert.equal(body.date_range.date_from, experiment.start_date);
+    assert.deepEqual(body.timeseries.map((s: Json) => s.variant), ['control', 'test', '$multiple']);
+    const today = new Date().toISOString().slice(0, 10);
+    assert.equal(body.timeseries[0].days.at(-1), today);
+    assert.equal(body.timeseries[0].exposure_counts.at(-1), 1);
+  });
+
+  test('mean (count and sum of a property), funnel: per-variant sufficient statistics, $multiple left out', async () => {
+    const [count, funnel] = experiment.metrics;
+    assert.deepEqual((await t.db.pool.query('SELECT step FROM experiment_metric_units WHERE experiment_id = $1 AND metric_uuid = $2 ORDER BY step', [experiment.id, funnel.uuid])).rows.map((r) => r.step), [0, 2, 2]);
+    assert.deepEqual(await stats(experiment.id, count), {
+      control: { key: 'control', number_of_samples: 1, sum: 2, sum_squares: 4 },
+      test: { key: 'test', number_of_samples: 1, sum: 2, sum_squares: 4 },
+    });
+    assert.deepEqual(await stats(experiment.id, funnel), {
+      control: { key: 'control', number_of_samples: 1, sum: 1, sum_squares: 1, step_counts: [1, 1] },
+      test: { key: 'test', number_of_samples: 1, sum: 1, sum_squares: 1, step_counts: [1, 1] },
+    });
+    const amount = experiment.metrics_secondary[0];
+    assert.deepEqual(await stats(experiment.id, amount), {
+      control: { key: 'control', number_of_samples: 1, sum: 15, sum_squares: 225 },
+      test: { key: 'test', number_of_samples: 1, sum: 10, sum_squares: 100 },
+    });
+    assert.deepEqual(Object.keys(await stats(experiment.id, count, 'first_seen')).sort(), ['control', 'test']);
+    assert.equal((await stats(experiment.id, count, 'first_seen')).control.number_of_samples, 2);
+  });
+
+  test('a change of metrics rebuilds the state from stored events: the same numbers, and history for the new metric', async () => {
+    const before = await stats(experiment.id, experiment.metrics[0]);
+    const ratio = {
+      kind: 'ExperimentMetric',
+      metric_type: 'ratio',
+      numerator: { kind: 'EventsNode', event: 'purchase', math: 'sum', math_property: 'amount' },
+      denominator: { kind: 'EventsNode', event: 'purchase', math: 'total' },
+    };
+    const response = await patchExperiment(t, experiment.id, { metrics: [...experiment.metrics, ratio] });
+    assert.equal(response.statusCode, 200, response.body);
+    const updated = response.json();
+    assert.deepEqual(await stats(experiment.id, updated.metrics[0]), before);
+    assert.deepEqual((await stats(experiment.id, updated.metrics[2])).test, {
+      key: 'test',
+      number_of_samples: 1,
+      sum: 10,
+      sum_squares: 100,
+      denominator_sum: 2,
+      denominator_sum_squares: 4,
+      numerator_denominator_sum_product: 20,
+    });
+    // first_seen: the person seen in both counts with the variant of their first exposure.
+    const first = await patchExperiment(t, experiment.id, { exposure_criteria: { filterTestAccounts: true, multiple_variant_handling: 'first_seen' } });
+    assert.equal(first.statusCode, 200, first.body);
+    const exposures = (await query({ query: { kind: 'ExperimentExposureQuery', experiment_id: experiment.id } })).json();
+    assert.deepEqual(exposures.total_exposures, { control: 2, test: 1 });
+    // Test accounts counted once the filter is off.
+    await patchExperiment(t, experiment.id, { exposure_criteria: { filterTestAccounts: false } });
+    const all = (await query({ query: { kind: 'ExperimentExposureQuery', experiment_id: experiment.id } })).json();
+    assert.deepEqual(all.total_exposures, { control: 1, test: 2, $multiple: 1 });
+  });
+
+  test('reset forgets the state', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('purchase')] });
+    const launched = (await action(t, other.id, 'launch')).json();
+    await send([called('r1', launched.feature_flag_key, 'test', at(Date.parse(launched.start_date), 1))]);
+    const exposed = await t.db.pool.query('SELECT 1 FROM experiment_exposures WHERE experiment_id = $1', [other.id]);
+    assert.equal(exposed.rowCount, 1);
+    assert.equal((await action(t, other.id, 'reset')).statusCode, 200);
+    const after = await t.db.pool.query('SELECT 1 FROM experiment_exposures WHERE experiment_id = $1', [other.id]);
+    assert.equal(after.rowCount, 0);
+  });
+});
+
+describe('/query/', () => {
+  test('other kinds refused naming what is served; both prefixes; unknown and missing experiments', async () => {
+    const other = await query({ query: { kind: 'HogQLQuery', query: 'select 1' } });
+    assert.equal(other.statusCode, 400);
+    assert.equal(other.json().detail, 'Query kind "HogQLQuery" is not served here; the kinds served are ExperimentQuery and ExperimentExposureQuery.');
+    const missing = await query({ query: { kind: 'ExperimentExposureQuery' } }, 'environments');
+    assert.equal(missing.statusCode, 400);
+    assert.equal(missing.json().detail, 'experiment_id is required');
+    const unknown = await query({ query: { kind: 'ExperimentQuery', experiment_id: 999999, metric: meanMetric('x') } }, 'environments');
+    assert.equal(unknown.statusCode, 400);
+    assert.equal(unknown.json().detail, 'Experiment with id 999999 not found');
+    const noBody = await t.request({ method: 'POST', url: `/api/projects/${t.projectId}/query/`, payload: {} });
+    assert.equal(noBody.statusCode, 400);
+  });
+
+  test('a metric that is not the experiment’s is refused clearly', async () => {
+    const experiment = await createExperiment(t, { metrics: [meanMetric('purchase')] });
+    const response = await query({ query: { kind: 'ExperimentQuery', experiment_id: experiment.id, metric: meanMetric('other event') } });
+    assert.equal(response.statusCode, 400);
+    assert.match(response.json().detail, /not one of the experiment's metrics/);
+  });
+
+  test('query:read is the scope', async () => {
+    const { keyWith } = await import('../helpers/api.ts');
+    const experiment = await createExperiment(t);
+    const body = { query: { kind: 'ExperimentExposureQuery', experiment_id: experiment.id } };
+    const reader = await keyWith(t, ['query:read']);
+    assert.equal((await t.request({ method: 'POST', url: `/api/environments/${t.projectId}/query/`, payload: body, key: reader })).statusCode, 200);
+    const other = await keyWith(t, ['experiment:read']);
+    assert.equal((await t.request({ method: 'POST', url: `/api/environments/${t.projectId}/query/`, payload: body, key: other })).statusCode, 403);
+  });
+});
