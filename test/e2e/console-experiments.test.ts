@@ -182,6 +182,40 @@ test('a lopsided split shows the sample-ratio warning, and a variant under 50 ex
   await atBothSizes(opened, 'experiment-not-enough-data', (p) => p.getByText('Users are not split across variants as configured').waitFor());
 });
 
+test('an experiment on an existing flag: only multivariate flags with control first are offered, and the flag is used as it is', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  const variants = [
+    { key: 'control', rollout_percentage: 34 },
+    { key: 'blue', rollout_percentage: 33 },
+    { key: 'red', rollout_percentage: 33 },
+  ];
+  const flag = await api('POST', 'feature_flags/', {
+    key: 'hero-colour',
+    filters: { groups: [{ properties: [], rollout_percentage: 100 }], multivariate: { variants } },
+  });
+  await api('POST', 'feature_flags/', { key: 'plain-boolean', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+  await step(opened, 'the existing flag could not be chosen', async () => {
+    await page.goto('/experiments/new');
+    await page.getByLabel('Name', { exact: true }).fill('Hero colour');
+    await page.getByText('Use an existing flag').click();
+    const choices = await page.getByLabel('Flag', { exact: true }).locator('option').allTextContents();
+    assert.ok(choices.includes('hero-colour'), choices.join());
+    assert.ok(!choices.includes('plain-boolean'), 'a boolean flag is not offered');
+    await page.getByLabel('Flag', { exact: true }).selectOption('hero-colour');
+    await page.getByText('control 34% · blue 33% · red 33%').waitFor();
+    await page.getByLabel('Kind').selectOption('mean');
+    await page.getByLabel('Event', { exact: true }).fill('purchase');
+    await page.getByRole('button', { name: 'Save as draft' }).click();
+    await page.getByRole('heading', { name: 'Hero colour' }).waitFor();
+  });
+  const id = Number(page.url().split('/experiments/')[1].split(/[?#]/)[0]);
+  const stored = await api('GET', `experiments/${id}/`);
+  assert.equal(stored.feature_flag.id, flag.id);
+  assert.equal(stored.metrics[0].metric_type, 'mean');
+  const after = await api('GET', `feature_flags/${flag.id}/`);
+  assert.deepEqual(after.filters.multivariate.variants.map((v: { key: string; rollout_percentage: number }) => [v.key, v.rollout_percentage]), [['control', 34], ['blue', 33], ['red', 33]]);
+});
+
 test('pause, resume, end and ship: each confirmed with what happens to the flag, which changes so', { timeout: TEST_MS }, async (ctx) => {
   if (!experimentId) return ctx.skip('needs the experiment from the first test');
   const { page } = opened;
