@@ -111,6 +111,19 @@ describe('exposure and metric state kept at ingestion', () => {
     assert.equal((await stats(experiment.id, count, 'first_seen')).control.number_of_samples, 2);
   });
 
+  test('ExperimentQuery answers PostHog’s shape; too few exposures are "not enough data", not an error', async () => {
+    const response = await query({ query: { kind: 'ExperimentQuery', experiment_id: experiment.id, metric: { uuid: experiment.metrics[0].uuid } } });
+    assert.equal(response.statusCode, 200, response.body);
+    const body = response.json();
+    assert.equal(body.kind, 'ExperimentQuery');
+    assert.equal(body.baseline.key, 'control');
+    assert.deepEqual(body.baseline.validation_failures, ['not-enough-exposures']);
+    const [variant] = body.variant_results;
+    assert.equal(variant.key, 'test');
+    assert.equal(variant.method, 'bayesian');
+    assert.equal(variant.chance_to_win, undefined);
+  });
+
   test('a change of metrics rebuilds the state from stored events: the same numbers, and history for the new metric', async () => {
     const before = await stats(experiment.id, experiment.metrics[0]);
     const ratio = {
@@ -141,6 +154,18 @@ describe('exposure and metric state kept at ingestion', () => {
     await patchExperiment(t, experiment.id, { exposure_criteria: { filterTestAccounts: false } });
     const all = (await query({ query: { kind: 'ExperimentExposureQuery', experiment_id: experiment.id } })).json();
     assert.deepEqual(all.total_exposures, { control: 1, test: 2, $multiple: 1 });
+  });
+
+  test('a goal event that arrives before the exposure it follows (another batch) is counted when the exposure comes', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('late goal')] });
+    const launched = (await action(t, other.id, 'launch')).json();
+    const start = Date.parse(launched.start_date);
+    await send([did('late', 'late goal', at(start, 5)), did('late', 'late goal', at(start, 0.5))]);
+    await send([called('late', launched.feature_flag_key, 'test', at(start, 1))]);
+    assert.deepEqual((await stats(other.id, launched.metrics[0])).test, { key: 'test', number_of_samples: 1, sum: 1, sum_squares: 1 });
+    // The one stamped before the exposure stays kept (it would count if an earlier exposure came).
+    const kept = await t.db.pool.query('SELECT 1 FROM experiment_pending_events WHERE experiment_id = $1', [other.id]);
+    assert.equal(kept.rowCount, 1);
   });
 
   test('reset forgets the state', async () => {

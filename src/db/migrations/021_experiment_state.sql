@@ -28,3 +28,15 @@ CREATE TABLE experiment_metric_units (
   step_at        timestamptz,
   PRIMARY KEY (experiment_id, metric_uuid, person_id)
 );
+
+-- Metric events of persons not (yet) exposed: when the exposure arrives later (another batch, a
+-- client that sent its events out of order), they are counted then. Kept for an hour.
+CREATE TABLE experiment_pending_events (
+  experiment_id  integer NOT NULL REFERENCES experiments(id) ON DELETE CASCADE,
+  person_id      uuid NOT NULL,
+  event_uuid     uuid NOT NULL,
+  timestamp      timestamptz NOT NULL,
+  recorded_at    timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (experiment_id, person_id, event_uuid)
+);
+CREATE INDEX experiment_pending_events_age_idx ON experiment_pending_events (recorded_at);

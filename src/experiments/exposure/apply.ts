@@ -7,12 +7,29 @@ import type { Queryable } from '../../db/pool.ts';
 import { eventValue, isTestAccountEvent, matchesSource, type EventLike } from '../metrics/match.ts';
 import type { EventSource, ParsedMetric } from '../metrics/types.ts';
 import type { LiveExperiment } from './live.ts';
-import { exposureTimes, lockMetricUnits, unitKey, upsertExposures, writeMetricUnits, type ExposureWrite, type MetricUnit } from './state-store.ts';
+import {
+  addPendingEvents,
+  eventsByUuid,
+  exposureTimes,
+  lockMetricUnits,
+  prunePendingEvents,
+  takePendingEvents,
+  unitKey,
+  upsertExposures,
+  writeMetricUnits,
+  type ExposureWrite,
+  type MetricUnit,
+  type PendingEvent,
+} from './state-store.ts';
 
 export interface PersonEvent extends EventLike {
+  uuid: string;
   personId: string;
   timestamp: Date;
 }
+
+/** One batch in a thousand that keeps events for later also forgets the ones kept over an hour. */
+const PRUNE_CHANCE = 0.001;
 
 function inDates(experiment: LiveExperiment, at: Date): boolean {
   return at >= experiment.start && (experiment.end === null || at <= experiment.end);
@@ -108,17 +125,45 @@ function counts(metric: ParsedMetric, event: PersonEvent): boolean {
   return metricSources(metric).some((source) => matchesSource(event, source));
 }
 
-/** Applies time-ordered events of known persons to the experiments' state, in the caller's transaction. */
-export async function applyEvents(db: Queryable, experiments: readonly LiveExperiment[], events: PersonEvent[]): Promise<void> {
+export interface ApplyOptions {
+  projectId: number;
+  /**
+   * Keep metric events of persons not exposed (or exposed later) for an hour, to count them when
+   * their exposure arrives in a later batch. Off for rebuilds, which replay events in time order.
+   */
+  keepPending: boolean;
+}
+
+/** The kept events of persons whose exposure was written now, per experiment. */
+async function pendingNowCounted(db: Queryable, projectId: number, changed: Awaited<ReturnType<typeof upsertExposures>>): Promise<Map<number, PersonEvent[]>> {
+  const byExperiment = new Map<number, PersonEvent[]>();
+  const taken = await takePendingEvents(db, changed);
+  if (taken.length === 0) return byExperiment;
+  const stored = new Map((await eventsByUuid(db, projectId, [...new Set(taken.map((p) => p.eventUuid))])).map((row) => [row.uuid, row]));
+  for (const { experimentId, eventUuid } of taken) {
+    const row = stored.get(eventUuid);
+    if (!row) continue;
+    const list = byExperiment.get(experimentId) ?? [];
+    list.push({ uuid: row.uuid, event: row.event, properties: row.properties, timestamp: row.timestamp, personId: row.person_id });
+    byExperiment.set(experimentId, list);
+  }
+  return byExperiment;
+}
+
+/** Applies events of known persons to the experiments' state, in the caller's transaction. */
+export async function applyEvents(db: Queryable, experiments: readonly LiveExperiment[], events: PersonEvent[], options: ApplyOptions): Promise<void> {
   if (experiments.length === 0 || events.length === 0) return;
-  const ordered = [...events].sort((a, b) => a.timestamp.getTime() - b.timestamp.getTime());
+  const byTime = (a: PersonEvent, b: PersonEvent) => a.timestamp.getTime() - b.timestamp.getTime();
+  const ordered = [...events].sort(byTime);
   const exposures = experiments.flatMap((experiment) => exposuresOf(experiment, ordered));
-  await upsertExposures(db, exposures);
+  const changed = await upsertExposures(db, exposures);
+  const pending = options.keepPending ? await pendingNowCounted(db, options.projectId, changed) : new Map<number, PersonEvent[]>();
 
   // Metric events: which (experiment, metric, person) they touch.
   const touched: Array<{ experiment: LiveExperiment; metric: ParsedMetric; event: PersonEvent }> = [];
   for (const experiment of experiments) {
-    for (const event of ordered) {
+    const own = pending.get(experiment.id);
+    for (const event of own ? [...own, ...ordered].sort(byTime) : ordered) {
       if (!inDates(experiment, event.timestamp)) continue;
       if (experiment.exposure.filterTestAccounts && isTestAccountEvent(event)) continue;
       for (const metric of experiment.metrics) if (counts(metric, event)) touched.push({ experiment, metric, event });
@@ -126,11 +171,19 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
   }
   if (touched.length === 0) return;
   const times = await exposureTimes(db, [...new Set(touched.map((t) => t.experiment.id))], [...new Set(touched.map((t) => t.event.personId))]);
+  const kept = new Map<string, PendingEvent>();
   const counted = touched.filter(({ experiment, metric, event }) => {
     const exposedAt = times.get(`${experiment.id}:${event.personId}`);
-    if (exposedAt === undefined || event.timestamp < exposedAt) return false;
+    if (exposedAt === undefined || event.timestamp < exposedAt) {
+      kept.set(`${experiment.id}:${event.uuid}`, { experimentId: experiment.id, personId: event.personId, eventUuid: event.uuid, timestamp: event.timestamp });
+      return false;
+    }
     return metric.windowMs === null || event.timestamp.getTime() <= exposedAt.getTime() + metric.windowMs;
   });
+  if (options.keepPending && kept.size > 0) {
+    await addPendingEvents(db, [...kept.values()]);
+    if (Math.random() < PRUNE_CHANCE) await prunePendingEvents(db);
+  }
   if (counted.length === 0) return;
 
   const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
@@ -139,7 +192,7 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
   }
   const stored = await lockMetricUnits(db, [...keys.values()]);
   const fresh = new Map<string, MetricUnit>();
-  const changed = new Set<string>();
+  const written = new Set<string>();
   for (const { experiment, metric, event } of counted) {
     const key = unitKey(experiment.id, metric.uuid, event.personId);
     let unit = stored.get(key) ?? fresh.get(key);
@@ -148,8 +201,8 @@ export async function applyEvents(db: Queryable, experiments: readonly LiveExper
       fresh.set(key, unit);
     }
     addEvent(unit, metric, event, times.get(`${experiment.id}:${event.personId}`) as Date);
-    changed.add(key);
+    written.add(key);
   }
-  const updated = [...stored.entries()].filter(([key]) => changed.has(key)).map(([, unit]) => unit);
+  const updated = [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit);
   await writeMetricUnits(db, updated, [...fresh.values()]);
 }

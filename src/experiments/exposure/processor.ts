@@ -36,9 +36,9 @@ export function experimentsProcessor(): EventProcessor {
       const withPersons: PersonEvent[] = [];
       for (const event of relevant) {
         const personId = persons.get(event.uuid.toLowerCase());
-        if (personId !== undefined) withPersons.push({ event: event.event, properties: event.properties, timestamp: event.timestamp, personId });
+        if (personId !== undefined) withPersons.push({ uuid: event.uuid, event: event.event, properties: event.properties, timestamp: event.timestamp, personId });
       }
-      await applyEvents(client, experiments, withPersons);
+      await applyEvents(client, experiments, withPersons, { projectId, keepPending: true });
     },
   };
 }

@@ -32,8 +32,8 @@ export async function rebuildState(db: Queryable, projectId: number, experimentI
       `SELECT uuid, event, properties, timestamp, person_id FROM events WHERE ${where} ORDER BY timestamp, uuid LIMIT $4`,
       params,
     );
-    const events: PersonEvent[] = rows.map((row) => ({ event: row.event, properties: row.properties, timestamp: row.timestamp, personId: row.person_id }));
-    await applyEvents(db, [experiment], events);
+    const events: PersonEvent[] = rows.map((row) => ({ uuid: row.uuid, event: row.event, properties: row.properties, timestamp: row.timestamp, personId: row.person_id }));
+    await applyEvents(db, [experiment], events, { projectId, keepPending: false });
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1];
     after = { timestamp: last.timestamp, uuid: last.uuid };

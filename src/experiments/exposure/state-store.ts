@@ -13,16 +13,17 @@ export interface ExposureWrite {
  * Merges exposures into the stored ones: the earliest time and its variant win, and a second
  * distinct variant marks the person as seen in several. A repeat that changes nothing writes nothing.
  */
-export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db.query(
+export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Promise<Array<{ experimentId: number; personId: string; firstSeenAt: Date }>> {
+  if (rows.length === 0) return [];
+  const result = await db.query<{ experiment_id: number; person_id: string; first_seen_at: Date }>(
     `INSERT INTO experiment_exposures AS x (experiment_id, person_id, first_seen_at, first_variant, multiple)
      SELECT * FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[])
      ON CONFLICT (experiment_id, person_id) DO UPDATE SET
        multiple = x.multiple OR excluded.multiple OR x.first_variant <> excluded.first_variant,
        first_variant = CASE WHEN excluded.first_seen_at < x.first_seen_at THEN excluded.first_variant ELSE x.first_variant END,
        first_seen_at = least(x.first_seen_at, excluded.first_seen_at)
-     WHERE excluded.first_seen_at < x.first_seen_at OR x.first_variant <> excluded.first_variant OR (excluded.multiple AND NOT x.multiple)`,
+     WHERE excluded.first_seen_at < x.first_seen_at OR x.first_variant <> excluded.first_variant OR (excluded.multiple AND NOT x.multiple)
+     RETURNING experiment_id, person_id, first_seen_at`,
     [
       rows.map((r) => r.experimentId),
       rows.map((r) => r.personId),
@@ -31,6 +32,60 @@ export async function upsertExposures(db: Queryable, rows: ExposureWrite[]): Pro
       rows.map((r) => r.multiple),
     ],
   );
+  return result.rows.map((row) => ({ experimentId: row.experiment_id, personId: row.person_id, firstSeenAt: row.first_seen_at }));
+}
+
+export interface PendingEvent {
+  experimentId: number;
+  personId: string;
+  eventUuid: string;
+  timestamp: Date;
+}
+
+/** Keeps metric events of persons not exposed yet (a repeat is ignored). */
+export async function addPendingEvents(db: Queryable, rows: PendingEvent[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.query(
+    `INSERT INTO experiment_pending_events (experiment_id, person_id, event_uuid, timestamp)
+     SELECT * FROM unnest($1::int[], $2::uuid[], $3::uuid[], $4::timestamptz[])
+     ON CONFLICT DO NOTHING`,
+    [rows.map((r) => r.experimentId), rows.map((r) => r.personId), rows.map((r) => r.eventUuid), rows.map((r) => r.timestamp)],
+  );
+}
+
+/** Takes (deletes and answers) the kept events of these newly exposed persons stamped at or after their exposure. */
+export async function takePendingEvents(
+  db: Queryable,
+  exposed: Array<{ experimentId: number; personId: string; firstSeenAt: Date }>,
+): Promise<Array<{ experimentId: number; eventUuid: string }>> {
+  if (exposed.length === 0) return [];
+  const { rows } = await db.query<{ experiment_id: number; event_uuid: string }>(
+    `DELETE FROM experiment_pending_events p
+      USING unnest($1::int[], $2::uuid[], $3::timestamptz[]) AS k(experiment_id, person_id, first_seen_at)
+      WHERE p.experiment_id = k.experiment_id AND p.person_id = k.person_id AND p.timestamp >= k.first_seen_at
+      RETURNING p.experiment_id, p.event_uuid`,
+    [exposed.map((r) => r.experimentId), exposed.map((r) => r.personId), exposed.map((r) => r.firstSeenAt)],
+  );
+  return rows.map((row) => ({ experimentId: row.experiment_id, eventUuid: row.event_uuid }));
+}
+
+/** Forgets kept events older than an hour. */
+export async function prunePendingEvents(db: Queryable): Promise<void> {
+  await db.query(`DELETE FROM experiment_pending_events WHERE recorded_at < now() - interval '1 hour'`);
+}
+
+/** Stored events by uuid, with their persons. */
+export async function eventsByUuid(
+  db: Queryable,
+  projectId: number,
+  uuids: string[],
+): Promise<Array<{ uuid: string; event: string; properties: Record<string, unknown>; timestamp: Date; person_id: string }>> {
+  if (uuids.length === 0) return [];
+  const { rows } = await db.query<{ uuid: string; event: string; properties: Record<string, unknown>; timestamp: Date; person_id: string }>(
+    'SELECT uuid, event, properties, timestamp, person_id FROM events WHERE project_id = $1 AND uuid = ANY($2::uuid[]) AND person_id IS NOT NULL',
+    [projectId, uuids],
+  );
+  return rows;
 }
 
 /** First exposure times of these persons in these experiments: `experimentId:personId` → time. */
@@ -135,6 +190,7 @@ export async function writeMetricUnits(db: Queryable, updated: MetricUnit[], ins
 export async function clearState(db: Queryable, experimentId: number): Promise<void> {
   await db.query('DELETE FROM experiment_metric_units WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_exposures WHERE experiment_id = $1', [experimentId]);
+  await db.query('DELETE FROM experiment_pending_events WHERE experiment_id = $1', [experimentId]);
 }
 
 /** Person ids of stored events, by event uuid. */

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { validationError } from '../../kernel/errors.ts';
+import { pythonStr } from '../../kernel/http/python-types.ts';
 import type { EventPropertyFilter, EventSource, ParsedMetric } from './types.ts';
 
 type Json = Record<string, unknown>;
@@ -26,10 +27,10 @@ function parseProperties(raw: unknown, attr: string): EventPropertyFilter[] {
   return raw.map((filter) => {
     if (!isObject(filter) || typeof filter.key !== 'string') throw refuse(attr, 'Each property filter needs a string key.');
     const type = filter.type ?? 'event';
-    if (type !== 'event') throw refuse(attr, `Only event property filters are served in experiment metrics (got type "${String(type)}").`);
+    if (type !== 'event') throw refuse(attr, `Only event property filters are served in experiment metrics (got type "${pythonStr(type)}").`);
     const operator = filter.operator ?? 'exact';
     if (typeof operator !== 'string' || !SERVED_OPERATORS.has(operator)) {
-      throw refuse(attr, `Property filter operator "${String(operator)}" is not served; served: ${[...SERVED_OPERATORS].join(', ')}.`);
+      throw refuse(attr, `Property filter operator "${pythonStr(operator)}" is not served; served: ${[...SERVED_OPERATORS].join(', ')}.`);
     }
     return { key: filter.key, operator, value: filter.value ?? null };
   });
@@ -38,12 +39,12 @@ function parseProperties(raw: unknown, attr: string): EventPropertyFilter[] {
 export function parseSource(raw: unknown, attr: string): EventSource {
   if (!isObject(raw)) throw refuse(attr, 'A metric source must be an object.');
   const kind = raw.kind ?? 'EventsNode';
-  if (kind !== 'EventsNode') throw refuse(attr, `Metric sources of kind "${String(kind)}" are not served; only EventsNode is.`);
+  if (kind !== 'EventsNode') throw refuse(attr, `Metric sources of kind "${pythonStr(kind)}" are not served; only EventsNode is.`);
   const event = raw.event ?? null;
   if (event !== null && typeof event !== 'string') throw refuse(attr, 'event must be a string or null.');
   const math = raw.math ?? 'total';
   if (typeof math !== 'string' || !SERVED_MATHS.has(math)) {
-    throw refuse(attr, `math "${String(math)}" is not served; served: ${[...SERVED_MATHS].join(', ')}.`);
+    throw refuse(attr, `math "${pythonStr(math)}" is not served; served: ${[...SERVED_MATHS].join(', ')}.`);
   }
   const property = raw.math_property ?? null;
   if (math !== 'total' && (typeof property !== 'string' || property === '')) throw refuse(attr, `math "${math}" needs a math_property.`);
@@ -56,7 +57,7 @@ function windowOf(raw: Json, attr: string): number | null {
   if (typeof window !== 'number' || !Number.isInteger(window) || window <= 0) throw refuse(attr, 'conversion_window must be a positive integer.');
   const unit = raw.conversion_window_unit ?? 'day';
   const ms = typeof unit === 'string' ? UNIT_MS[unit] : undefined;
-  if (ms === undefined) throw refuse(attr, `"${String(unit)}" is not a valid conversion_window_unit.`);
+  if (ms === undefined) throw refuse(attr, `"${pythonStr(unit)}" is not a valid conversion_window_unit.`);
   return window * ms;
 }
 
@@ -73,7 +74,7 @@ export function parseMetric(raw: unknown, attr: string): ParsedMetric {
   if (kind === 'ExperimentTrendsQuery' || kind === 'ExperimentFunnelsQuery') {
     throw refuse(attr, `Legacy metrics (${kind}) are not served; send kind "ExperimentMetric" with metric_type mean, funnel or ratio.`);
   }
-  if (kind !== 'ExperimentMetric') throw refuse(attr, `Metric kind "${String(kind)}" is not served; only ExperimentMetric is.`);
+  if (kind !== 'ExperimentMetric') throw refuse(attr, `Metric kind "${pythonStr(kind)}" is not served; only ExperimentMetric is.`);
   const uuid = typeof raw.uuid === 'string' && raw.uuid !== '' ? raw.uuid : '';
   const windowMs = windowOf(raw, attr);
   const breakdowns = isObject(raw.breakdownFilter) ? raw.breakdownFilter.breakdowns : undefined;
@@ -93,7 +94,7 @@ export function parseMetric(raw: unknown, attr: string): ParsedMetric {
       if (!Array.isArray(raw.series) || raw.series.length === 0) throw refuse(attr, 'A funnel metric needs at least one step in series.');
       if (raw.series.length > MAX_STEPS) throw refuse(attr, `A funnel metric has at most ${MAX_STEPS} steps.`);
       if (raw.funnel_order_type !== undefined && raw.funnel_order_type !== null && raw.funnel_order_type !== 'ordered') {
-        throw refuse(attr, `funnel_order_type "${String(raw.funnel_order_type)}" is not served; only ordered funnels are.`);
+        throw refuse(attr, `funnel_order_type "${pythonStr(raw.funnel_order_type)}" is not served; only ordered funnels are.`);
       }
       return { uuid, metric_type: 'funnel', windowMs, series: raw.series.map((step) => parseSource(step, attr)) };
     }
@@ -102,7 +103,7 @@ export function parseMetric(raw: unknown, attr: string): ParsedMetric {
     case 'retention':
       throw refuse(attr, 'Retention metrics are not served; use mean, funnel or ratio.');
     default:
-      throw refuse(attr, `"${String(raw.metric_type)}" is not a valid metric_type; served: mean, funnel, ratio.`);
+      throw refuse(attr, `"${pythonStr(raw.metric_type)}" is not a valid metric_type; served: mean, funnel, ratio.`);
   }
 }
 

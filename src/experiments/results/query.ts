@@ -6,6 +6,7 @@
 import type { Queryable } from '../../db/pool.ts';
 import { DAY_MS, isoDay, isoUtc } from '../../kernel/time.ts';
 import { validationError } from '../../kernel/errors.ts';
+import { pythonStr } from '../../kernel/http/python-types.ts';
 import type { FlagRecord } from '../../flags/record.ts';
 import { findFlag } from '../../flags/store.ts';
 import type { ExperimentDeps } from '../deps.ts';
@@ -13,7 +14,7 @@ import { exposureRule, MULTIPLE_VARIANT } from '../exposure/criteria.ts';
 import { metricFingerprint } from '../fields.ts';
 import { parseMetric } from '../metrics/parse.ts';
 import type { ExperimentRecord, StoredMetric } from '../record.ts';
-import { analyzeMetric, sampleRatioMismatch, StatisticsError, type VariantStats } from '../stats/index.ts';
+import { analyzeMetric, baselineKey, sampleRatioMismatch, StatisticsError, type VariantStats } from '../stats/index.ts';
 import { findExperiment } from '../store.ts';
 import { dailyExposures, emptyStats, metricStatistics } from './metric-store.ts';
 
@@ -29,7 +30,7 @@ async function experimentOf(db: Queryable, projectId: number, query: Json): Prom
   if (id === undefined || id === null) throw validationError('experiment_id is required', 'experiment_id');
   const numeric = typeof id === 'number' ? id : typeof id === 'string' && /^\d{1,9}$/.test(id) ? Number(id) : NaN;
   const experiment = Number.isInteger(numeric) && numeric > 0 && numeric <= 2147483647 ? await findExperiment(db, projectId, numeric) : null;
-  if (!experiment) throw validationError(`Experiment with id ${String(id).slice(0, 40)} not found`, 'experiment_id');
+  if (!experiment) throw validationError(`Experiment with id ${pythonStr(id)} not found`, 'experiment_id');
   const flag = await findFlag(db, projectId, experiment.feature_flag_id);
   if (!flag) throw validationError(`Experiment with id ${experiment.id} not found`, 'experiment_id');
   return { experiment, flag };
@@ -56,12 +57,6 @@ function storedMetricFor(experiment: ExperimentRecord, sent: unknown): StoredMet
   );
 }
 
-function baselineKey(experiment: ExperimentRecord, keys: string[]): string {
-  const chosen = experiment.stats_config?.baseline_variant_key;
-  if (typeof chosen === 'string' && keys.includes(chosen)) return chosen;
-  return keys.includes('control') ? 'control' : (keys[0] ?? 'control');
-}
-
 export async function experimentQuery(deps: ExperimentDeps, projectId: number, query: Json, refresh: boolean): Promise<Json> {
   const { experiment, flag } = await experimentOf(deps.pool, projectId, query);
   const stored = storedMetricFor(experiment, query.metric);
@@ -71,7 +66,7 @@ export async function experimentQuery(deps: ExperimentDeps, projectId: number, q
   const cacheKey = `q:${experiment.id}:${experiment.state_generation}:${stored.uuid}:${stored.fingerprint ?? ''}:${keys.join(',')}`;
   const stats = await deps.results.get(cacheKey, () => metricStatistics(deps.pool, experiment.id, metric, handling), refresh);
   const ofVariant = (key: string): VariantStats => stats.get(key) ?? emptyStats(key, metric);
-  const baseKey = baselineKey(experiment, keys);
+  const baseKey = baselineKey(keys, experiment.stats_config?.baseline_variant_key) ?? 'control';
   let analysis;
   try {
     analysis = analyzeMetric(
