@@ -91,13 +91,43 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
   return h;
 }
 
+// Stirling's series beyond its leading terms: lnΓ(x) − ((x − ½)ln x − x + ½ln 2π), for x ≥ 100.
+function stirlingCorrection(x: number): number {
+  const x2 = x * x;
+  return (1 / 12 - (1 / 360 - 1 / (1260 * x2)) / x2) / x;
+}
+
+/**
+ * ln B(a, b). With one argument large, lnΓ(big) − lnΓ(big + small) is taken from Stirling's series
+ * as a difference, rather than as two large numbers subtracted (which loses about log10(big) digits,
+ * and Welch's degrees of freedom run into the millions).
+ */
+function logBeta(a: number, b: number): number {
+  const big = Math.max(a, b);
+  const small = Math.min(a, b);
+  if (big < 100) return logGamma(a) + logGamma(b) - logGamma(a + b);
+  const difference =
+    -(big - 0.5) * Math.log1p(small / big) - small * Math.log(big + small) + small + stirlingCorrection(big) - stirlingCorrection(big + small);
+  return logGamma(small) + difference;
+}
+
+/**
+ * I_x(a, b) from x, y = 1 − x and their logarithms, each given as precisely as the caller has them
+ * (near x = 1, y and ln x cannot be recovered from x without losing digits).
+ */
+function incompleteBetaOf(x: number, y: number, logX: number, logY: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (y <= 0) return 1;
+  const front = Math.exp(a * logX + b * logY - logBeta(a, b));
+  if (x < (a + 1) / (a + b + 2)) return (front * betaContinuedFraction(a, b, x)) / a;
+  return 1 - (front * betaContinuedFraction(b, a, y)) / b;
+}
+
 /** Regularized incomplete beta I_x(a, b). */
 export function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const logFront = a * Math.log(x) + b * Math.log1p(-x) - (logGamma(a) + logGamma(b) - logGamma(a + b));
-  if (x < (a + 1) / (a + b + 2)) return (Math.exp(logFront) * betaContinuedFraction(a, b, x)) / a;
-  return 1 - (Math.exp(logFront) * betaContinuedFraction(b, a, 1 - x)) / b;
+  return incompleteBetaOf(x, 1 - x, Math.log(x), Math.log1p(-x), a, b);
 }
 
 /** Standard normal CDF Φ(x), through erfc(|x|/√2) = Q(1/2, x²/2) so both tails keep precision. */
@@ -139,7 +169,12 @@ export function studentTCdf(t: number, df: number): number {
   if (df > NORMAL_DF) return normalCdf(t);
   if (t === Infinity) return 1;
   if (t === -Infinity) return 0;
-  const tail = 0.5 * incompleteBeta(df / (df + t * t), df / 2, 0.5);
+  if (t === 0) return 0.5;
+  // P(|T| > |t|) = I_x(df/2, 1/2) with x = df/(df + t²), its pieces computed from t and df directly
+  const t2 = t * t;
+  const x = df / (df + t2);
+  const y = t2 / (df + t2);
+  const tail = 0.5 * incompleteBetaOf(x, y, -Math.log1p(t2 / df), 2 * Math.log(Math.abs(t)) - Math.log(df + t2), df / 2, 0.5);
   return t > 0 ? 1 - tail : tail;
 }
 
