@@ -26,6 +26,7 @@ import { loadBenchConfig } from './lib/config.ts';
 import { writeResults } from './lib/report.ts';
 import { consoleScenario } from './scenarios/console.ts';
 import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
+import { experimentsScenario } from './scenarios/experiments.ts';
 import { flagCpuScenario } from './scenarios/flag-cpu.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
@@ -58,6 +59,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'three-process': threeProcessScenario,
   webhooks: webhooksScenario,
   'read-your-writes': readYourWritesScenario,
+  experiments: experimentsScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

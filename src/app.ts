@@ -5,6 +5,7 @@ import { webConsole, type ConsoleOptions } from './console/plugin.ts';
 import { dashboards } from './dashboards/plugin.ts';
 import { ingestion } from './events/ingestion/plugin.ts';
 import { eventsList } from './events/list/plugin.ts';
+import { experiments } from './experiments/plugin.ts';
 import { persons } from './events/persons/plugin.ts';
 import { taxonomy } from './events/taxonomy/plugin.ts';
 import { flags } from './flags/plugin.ts';
@@ -37,6 +38,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(ingestion);
   await app.register(sdk, options);
   await app.register(surveys, options);
+  await app.register(experiments);
   await app.register(persons);
   await app.register(eventsList);
   await app.register(taxonomy);

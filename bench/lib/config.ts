@@ -93,6 +93,8 @@ const ALIASES: Record<string, ScenarioName> = {
   'flag-cpu': 'flag-cpu',
   'read-your-writes': 'read-your-writes',
   ryw: 'read-your-writes',
+  experiments: 'experiments',
+  experiment: 'experiments',
   'three-process': 'three-process',
   webhooks: 'webhooks',
 };

@@ -17,7 +17,8 @@ import type { IncomingEvent } from './types.ts';
  * published on it); a retried batch runs it again in a fresh unit.
  */
 export interface EventProcessor {
-  process(client: WriteTx, projectId: number, events: IncomingEvent[], unit: UnitOfWork): Promise<void>;
+  /** `persons`: each distinct id of the batch → the uuid of its person (what the stored events carry as person_id). */
+  process(client: WriteTx, projectId: number, events: IncomingEvent[], unit: UnitOfWork, persons: ReadonlyMap<string, string>): Promise<void>;
 }
 
 /** Where other areas add their processors (`app.extensions.contribute`); they run in the order the areas were registered. */
@@ -52,7 +53,7 @@ async function ingestIn(unit: UnitOfWork, projectId: number, events: IncomingEve
   const persons = await resolvePersons(client, projectId, fresh);
   const stored = await insertEvents(client, projectId, fresh, persons);
   await recordDefinitions(client, projectId, fresh, setup.definitionsSeen);
-  for (const processor of setup.processors) await processor.process(client, projectId, fresh, unit);
+  for (const processor of setup.processors) await processor.process(client, projectId, fresh, unit, persons);
   return { stored, duplicates: events.length - stored };
 }
 

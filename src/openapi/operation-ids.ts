@@ -10,6 +10,7 @@ export const OVERRIDES: Readonly<Record<string, string>> = {
   'GET /api/projects/{project_id}/feature_flags/activity': 'feature_flags_all_activity_retrieve',
   'GET /api/projects/{project_id}/surveys/activity': 'surveys_all_activity_retrieve',
   'GET /api/projects/{project_id}/cohorts/activity': 'cohorts_all_activity_retrieve',
+  'GET /api/projects/{project_id}/experiments/activity': 'experiments_all_activity_retrieve',
   'GET /api/projects/{project_id}/event_definitions/activity': 'event_definitions_all_activity_retrieve',
   'GET /api/projects/{project_id}/surveys/stats': 'surveys_all_stats_retrieve',
   'POST /ofrep/v1/evaluate/flags/{key}': 'ofrep_v1_evaluate_flag_create',

@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyPluginAsync } from 'fastify';
  * a second prefix is one more entry here.
  */
 const PROJECT_PREFIXES = ['/api/projects/:project_id'] as const;
+const ENVIRONMENT_PREFIX = '/api/environments/:project_id';
 
 /** Registers each of `routes` under every project prefix followed by `path` (`/feature_flags`, or ''), in one context per prefix. */
 export async function registerInProject(app: FastifyInstance, path: string, ...routes: FastifyPluginAsync[]): Promise<void> {
@@ -17,4 +18,18 @@ export async function registerInProject(app: FastifyInstance, path: string, ...r
       { prefix: `${prefix}${path}` },
     );
   }
+}
+
+/**
+ * The same as registerInProject, and also under PostHog's `/api/environments/:project_id` (for
+ * routes PostHog's own clients call there, such as `/query/`).
+ */
+export async function registerInProjectAndEnvironment(app: FastifyInstance, path: string, ...routes: FastifyPluginAsync[]): Promise<void> {
+  await registerInProject(app, path, ...routes);
+  await app.register(
+    async (environment) => {
+      for (const each of routes) await environment.register(each);
+    },
+    { prefix: `${ENVIRONMENT_PREFIX}${path}` },
+  );
 }

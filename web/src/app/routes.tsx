@@ -26,6 +26,9 @@ const SurveyEditPage = lazy(() => import('../surveys/SurveyEditPage.tsx'));
 const SurveyPage = lazy(() => import('../surveys/SurveyPage.tsx'));
 const DefinitionsListPage = lazy(() => import('../definitions/DefinitionsListPage.tsx'));
 const DefinitionPage = lazy(() => import('../definitions/DefinitionPage.tsx'));
+const ExperimentsListPage = lazyNamed(() => import('../experiments/ExperimentsListPage.tsx'), 'ExperimentsListPage');
+const ExperimentNewPage = lazyNamed(() => import('../experiments/ExperimentNewPage.tsx'), 'ExperimentNewPage');
+const ExperimentPage = lazyNamed(() => import('../experiments/ExperimentPage.tsx'), 'ExperimentPage');
 
 
 function NotFoundPage() {
@@ -48,6 +51,9 @@ export function ConsoleRoutes() {
       <Route path="/feature_flags/new">{() => <FlagEditPage flagId={null} />}</Route>
       <Route path="/feature_flags/:id/edit">{(params) => <FlagEditPage flagId={Number(params.id)} />}</Route>
       <Route path="/feature_flags/:id">{(params) => <FlagPage flagId={Number(params.id)} />}</Route>
+      <Route path="/experiments">{() => <ExperimentsListPage />}</Route>
+      <Route path="/experiments/new">{() => <ExperimentNewPage />}</Route>
+      <Route path="/experiments/:id">{(params) => <ExperimentPage experimentId={Number(params.id)} />}</Route>
       <Route path="/cohorts">{() => <CohortsListPage />}</Route>
       <Route path="/cohorts/new">{() => <CohortPage cohortId={null} />}</Route>
       <Route path="/cohorts/:id">{(params) => <CohortPage cohortId={Number(params.id)} />}</Route>

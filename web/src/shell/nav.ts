@@ -6,6 +6,7 @@ export interface NavItem {
 
 export const NAV_ITEMS: NavItem[] = [
   { label: 'Feature flags', href: '/feature_flags' },
+  { label: 'Experiments', href: '/experiments' },
   { label: 'Surveys', href: '/surveys' },
   { label: 'Cohorts', href: '/cohorts' },
   { label: 'Persons', href: '/persons' },

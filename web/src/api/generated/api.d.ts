@@ -1585,6 +1585,280 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List experiments (newest first; archived ones only with archived=true) */
+        get: operations["experiments_list"];
+        put?: never;
+        /**
+         * Create an experiment (a draft unless start_date is sent)
+         * @description A missing flag is created: multivariate (control/test 50/50 unless `parameters.feature_flag_variants`), everyone, off while a draft. An existing flag must have control as its first variant and is not changed.
+         */
+        post: operations["experiments_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of every experiment in the project */
+        get: operations["experiments_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an experiment */
+        get: operations["experiments_retrieve"];
+        /**
+         * Update an experiment in full (DRF): `name` and `feature_flag_key` are required
+         * @description `deleted: true` soft-deletes, `deleted: false` restores. A draft with `parameters` rewrites its flag’s variants; a launched one may only resend the same variant keys. Setting `start_date` on a draft launches it (the flag is switched on).
+         */
+        put: operations["experiments_update"];
+        post?: never;
+        /** Never deletes: answers 405 with no body. Soft-delete with PATCH {"deleted": true}. */
+        delete: operations["experiments_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an experiment
+         * @description `deleted: true` soft-deletes, `deleted: false` restores. A draft with `parameters` rewrites its flag’s variants; a launched one may only resend the same variant keys. Setting `start_date` on a draft launches it (the flag is switched on).
+         */
+        patch: operations["experiments_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of one experiment */
+        get: operations["experiments_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy the experiment as a draft named "<name> (Copy)"; `feature_flag_key` uses (or creates) another flag */
+        post: operations["experiments_duplicate_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Launch a draft: start_date = now, the flag is switched on */
+        post: operations["experiments_launch_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a running experiment: its flag is switched off */
+        post: operations["experiments_pause_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused experiment: its flag is switched on again */
+        post: operations["experiments_resume_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a running experiment: end_date = now (with an optional conclusion); the flag is untouched */
+        post: operations["experiments_end_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/ship_variant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ship a variant: it gets 100 % of the flag’s split (release_to_everyone: a catch-all condition set first); ends the experiment if running */
+        post: operations["experiments_ship_variant_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive an ended experiment (disable_feature_flag: the flag is switched off and archived too) */
+        post: operations["experiments_archive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unarchive an archived experiment */
+        post: operations["experiments_unarchive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/experiments/{id}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Back to draft: dates, conclusion and archived cleared; the flag is untouched; exposures and metric state are forgotten */
+        post: operations["experiments_reset_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query: the kinds served are ExperimentQuery and ExperimentExposureQuery
+         * @description ExperimentQuery `{experiment_id, metric}` answers the metric’s per-variant statistics (baseline, variant_results); ExperimentExposureQuery `{experiment_id}` answers exposures per variant per day, totals and the sample ratio mismatch. Results of a running experiment are at most 60 s old.
+         */
+        post: operations["query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/query": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Run a query: the kinds served are ExperimentQuery and ExperimentExposureQuery
+         * @description ExperimentQuery `{experiment_id, metric}` answers the metric’s per-variant statistics (baseline, variant_results); ExperimentExposureQuery `{experiment_id}` answers exposures per variant per day, totals and the sample ratio mismatch. Results of a running experiment are at most 60 s old.
+         */
+        post: operations["environments_query_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/persons": {
         parameters: {
             query?: never;
@@ -9440,6 +9714,1690 @@ export interface operations {
             };
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description draft, running, paused, complete/stopped; anything else: all */
+                status?: string;
+                /** @description `true`: archived only; absent or any other value: not archived */
+                archived?: string;
+                /** @description a user id, or several separated by commas */
+                created_by_id?: string;
+                /** @description case-insensitive substring of the name */
+                search?: string;
+                feature_flag_id?: number;
+                /** @description name, created_at, updated_at, start_date, end_date, duration, status; `-` for descending */
+                order?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: ({
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            start_date: string | null;
+                            end_date: string | null;
+                            feature_flag_key: string;
+                            feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                            /**
+                             * @description holdouts are not served
+                             * @enum {object|null}
+                             */
+                            holdout: never | null;
+                            /** @enum {object|null} */
+                            holdout_id: never | null;
+                            /** @enum {object|null} */
+                            exposure_cohort: never | null;
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            secondary_metrics: unknown[];
+                            /** @description saved metrics are not served: always empty */
+                            saved_metrics: unknown[];
+                            /** @enum {object|null} */
+                            saved_metrics_ids: never | null;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            archived: boolean;
+                            deleted: boolean;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            type: string;
+                            exposure_criteria: {
+                                [key: string]: unknown;
+                            } | null;
+                            metrics: {
+                                [key: string]: unknown;
+                            }[];
+                            metrics_secondary: {
+                                [key: string]: unknown;
+                            }[];
+                            stats_config: {
+                                [key: string]: unknown;
+                            } | null;
+                            conclusion: string | null;
+                            conclusion_comment: string | null;
+                            primary_metrics_ordered_uuids: string[] | null;
+                            secondary_metrics_ordered_uuids: string[] | null;
+                            user_access_level: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "running" | "stopped";
+                            scheduling_config: {
+                                [key: string]: unknown;
+                            } | null;
+                            only_count_matured_users: boolean;
+                            excluded_variants: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    feature_flag_key?: string;
+                    holdout_id?: number | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    secondary_metrics?: unknown[] | null;
+                    saved_metrics_ids?: unknown | (never | null);
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                    deleted?: boolean;
+                    type?: ("product" | "web") | (never | null);
+                    exposure_criteria?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics_secondary?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    stats_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    primary_metrics_ordered_uuids?: string[] | null;
+                    secondary_metrics_ordered_uuids?: string[] | null;
+                    scheduling_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    only_count_matured_users?: boolean;
+                    excluded_variants?: string[] | null;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    feature_flag_key?: string;
+                    holdout_id?: number | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    secondary_metrics?: unknown[] | null;
+                    saved_metrics_ids?: unknown | (never | null);
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                    deleted?: boolean;
+                    type?: ("product" | "web") | (never | null);
+                    exposure_criteria?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics_secondary?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    stats_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    primary_metrics_ordered_uuids?: string[] | null;
+                    secondary_metrics_ordered_uuids?: string[] | null;
+                    scheduling_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    only_count_matured_users?: boolean;
+                    excluded_variants?: string[] | null;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Always: experiments are never deleted. Soft-delete with PATCH `{"deleted": true}`. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    feature_flag_key?: string;
+                    holdout_id?: number | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    secondary_metrics?: unknown[] | null;
+                    saved_metrics_ids?: unknown | (never | null);
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                    deleted?: boolean;
+                    type?: ("product" | "web") | (never | null);
+                    exposure_criteria?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics_secondary?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    stats_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    primary_metrics_ordered_uuids?: string[] | null;
+                    secondary_metrics_ordered_uuids?: string[] | null;
+                    scheduling_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    only_count_matured_users?: boolean;
+                    excluded_variants?: string[] | null;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_duplicate_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    feature_flag_key?: string;
+                    name?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_launch_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_pause_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_resume_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_end_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    open_cleanup_pr?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_ship_variant_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    variant_key?: string;
+                    release_to_everyone?: boolean;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    open_cleanup_pr?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_archive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    disable_feature_flag?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_unarchive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    experiments_reset_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    query_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: {
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description force_blocking (or true): recompute now; anything else: results at most 60 s old */
+                    refresh?: string | boolean;
+                    client_query_id?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_query_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    query: {
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                    /** @description force_blocking (or true): recompute now; anything else: results at most 60 s old */
+                    refresh?: string | boolean;
+                    client_query_id?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        kind: string;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };

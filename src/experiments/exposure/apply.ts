@@ -1,0 +1,286 @@
+/**
+ * The one reading of events into experiment state, for ingestion (each batch) and for rebuilds
+ * (stored events replayed): exposures first, then every metric event of an exposed person at or
+ * after their first exposure, within the metric's window and the experiment's dates. Alongside the
+ * per-person rows it keeps the per-variant sums (metric sufficient statistics, exposures per day)
+ * as deltas, so that results read a few rows whatever the number of persons.
+ */
+import type { ReadHandle } from '../../db/pool.ts';
+import type { WriteTx } from '../../db/unit-of-work.ts';
+import { isoDay } from '../../kernel/time.ts';
+import { eventValue, isTestAccountEvent, matchesSource, type EventLike } from '../metrics/match.ts';
+import type { EventSource, ParsedMetric } from '../metrics/types.ts';
+import { contributionOf, effectiveVariant, NO_EVENTS, SumsDeltas } from './contribution.ts';
+import type { LiveExperiment } from './live.ts';
+import {
+  eventsByUuid,
+  exposureKey,
+  lockExposures,
+  prunePendingEvents,
+  readForMetrics,
+  unitKey,
+  unitsOfPersons,
+  upsertExposures,
+  writeState,
+  type DayDelta,
+  type ExposureWrite,
+  type MetricUnit,
+  type PendingEvent,
+  type StoredExposure,
+} from './state-store.ts';
+
+export interface PersonEvent extends EventLike {
+  uuid: string;
+  personId: string;
+  timestamp: Date;
+}
+
+export interface ApplyOptions {
+  projectId: number;
+  /**
+   * Keep metric events of persons not exposed (or exposed later) for an hour, to count them when
+   * their exposure arrives in a later batch. Off for rebuilds, which replay events in time order.
+   */
+  keepPending: boolean;
+}
+
+/** One batch in a thousand that keeps events for later also forgets the ones kept over an hour. */
+const PRUNE_CHANCE = 0.001;
+/** Sums are spread over this many rows per (experiment, metric, variant); a batch writes to one. */
+const SHARDS = 32;
+
+function inDates(experiment: LiveExperiment, at: Date): boolean {
+  return at >= experiment.start && (experiment.end === null || at <= experiment.end);
+}
+
+/** The variant an event exposes its person to, or null when it is no exposure of this experiment. */
+export function exposureVariant(experiment: LiveExperiment, event: PersonEvent): string | null {
+  const rule = experiment.exposure;
+  if (event.event !== rule.event) return null;
+  if (rule.flagKey !== null && event.properties.$feature_flag !== rule.flagKey) return null;
+  if (!inDates(experiment, event.timestamp)) return null;
+  if (rule.filterTestAccounts && isTestAccountEvent(event)) return null;
+  if (!rule.properties.every((filter) => matchesSource(event, { event: null, properties: [filter], math: 'total', math_property: null }))) return null;
+  const variant = event.properties[rule.variantProperty];
+  return typeof variant === 'string' && experiment.variants.has(variant) ? variant : null;
+}
+
+function exposureWrites(experiment: LiveExperiment, events: PersonEvent[]): ExposureWrite[] {
+  const byPerson = new Map<string, ExposureWrite>();
+  for (const event of events) {
+    const variant = exposureVariant(experiment, event);
+    if (variant === null) continue;
+    const seen = byPerson.get(event.personId);
+    if (!seen) {
+      byPerson.set(event.personId, { experimentId: experiment.id, personId: event.personId, firstSeenAt: event.timestamp, firstVariant: variant, multiple: false });
+      continue;
+    }
+    if (variant !== seen.firstVariant) seen.multiple = true;
+    if (event.timestamp < seen.firstSeenAt) {
+      seen.firstSeenAt = event.timestamp;
+      seen.firstVariant = variant;
+    }
+  }
+  return [...byPerson.values()];
+}
+
+export function metricSources(metric: ParsedMetric): EventSource[] {
+  switch (metric.metric_type) {
+    case 'mean':
+      return [metric.source];
+    case 'ratio':
+      return [metric.numerator, metric.denominator];
+    case 'funnel':
+      return metric.series;
+  }
+}
+
+function aggregate(current: { value: number; count: number }, source: EventSource, value: number): void {
+  if (current.count === 0 || source.math === 'total' || source.math === 'sum' || source.math === 'avg') {
+    current.value = current.count === 0 ? value : current.value + value;
+  } else if (source.math === 'min') current.value = Math.min(current.value, value);
+  else current.value = Math.max(current.value, value);
+  current.count += 1;
+}
+
+/** Adds one event to a unit's aggregate (events come in time order). */
+function addEvent(unit: MetricUnit, metric: ParsedMetric, event: PersonEvent, exposedAt: Date): void {
+  switch (metric.metric_type) {
+    case 'mean': {
+      const num = { value: unit.num, count: unit.numCount };
+      aggregate(num, metric.source, eventValue(event, metric.source));
+      unit.num = num.value;
+      unit.numCount = num.count;
+      return;
+    }
+    case 'ratio': {
+      if (matchesSource(event, metric.numerator)) {
+        const num = { value: unit.num, count: unit.numCount };
+        aggregate(num, metric.numerator, eventValue(event, metric.numerator));
+        unit.num = num.value;
+        unit.numCount = num.count;
+      }
+      if (matchesSource(event, metric.denominator)) {
+        const den = { value: unit.den, count: unit.denCount };
+        aggregate(den, metric.denominator, eventValue(event, metric.denominator));
+        unit.den = den.value;
+        unit.denCount = den.count;
+      }
+      return;
+    }
+    case 'funnel': {
+      if (unit.step >= metric.series.length) return;
+      const after = unit.stepAt ?? exposedAt;
+      if (event.timestamp >= after && matchesSource(event, metric.series[unit.step])) {
+        unit.step += 1;
+        unit.stepAt = event.timestamp;
+      }
+    }
+  }
+}
+
+function counts(metric: ParsedMetric, event: PersonEvent): boolean {
+  return metricSources(metric).some((source) => matchesSource(event, source));
+}
+
+/** The kept events of persons whose exposure was written now, per experiment. */
+async function pendingNowCounted(db: ReadHandle, projectId: number, taken: Array<{ experimentId: number; eventUuid: string }>): Promise<Map<number, PersonEvent[]>> {
+  const byExperiment = new Map<number, PersonEvent[]>();
+  if (taken.length === 0) return byExperiment;
+  const stored = new Map((await eventsByUuid(db, projectId, [...new Set(taken.map((p) => p.eventUuid))])).map((row) => [row.uuid, row]));
+  for (const { experimentId, eventUuid } of taken) {
+    const row = stored.get(eventUuid);
+    if (!row) continue;
+    const list = byExperiment.get(experimentId) ?? [];
+    list.push({ uuid: row.uuid, event: row.event, properties: row.properties, timestamp: row.timestamp, personId: row.person_id });
+    byExperiment.set(experimentId, list);
+  }
+  return byExperiment;
+}
+
+/**
+ * Writes the batch's exposures; new persons add a sample to every metric of their variant, and a
+ * person whose variant or first day moved takes their contributions along.
+ */
+async function applyExposures(
+  db: WriteTx,
+  experiments: readonly LiveExperiment[],
+  writes: ExposureWrite[],
+  keepPending: boolean,
+  sums: SumsDeltas,
+  days: Map<string, DayDelta>,
+): Promise<Array<{ experimentId: number; eventUuid: string }>> {
+  if (writes.length === 0) return [];
+  const before = await lockExposures(db, writes);
+  const { changed, taken } = await upsertExposures(db, writes, keepPending);
+  const byId = new Map(experiments.map((e) => [e.id, e]));
+  const moved = new Map<number, string[]>();
+  const dayDelta = (experimentId: number, variant: string, at: Date, n: number) => {
+    const day = isoDay(at);
+    const key = `${experimentId}\u0000${variant}\u0000${day}`;
+    const delta = days.get(key) ?? { experimentId, variant, day, n: 0 };
+    delta.n += n;
+    days.set(key, delta);
+  };
+  for (const after of changed) {
+    const experiment = byId.get(after.experimentId);
+    if (!experiment) continue;
+    const handling = experiment.exposure.multipleVariantHandling;
+    const old = before.get(exposureKey(after.experimentId, after.personId));
+    const variant = effectiveVariant(after, handling);
+    if (!old) {
+      for (const metric of experiment.metrics) sums.add(experiment.id, metric, variant, contributionOf(metric, NO_EVENTS), 1, true);
+      dayDelta(experiment.id, variant, after.firstSeenAt, 1);
+      continue;
+    }
+    const oldVariant = effectiveVariant(old, handling);
+    if (oldVariant !== variant || isoDay(old.firstSeenAt) !== isoDay(after.firstSeenAt)) {
+      dayDelta(experiment.id, oldVariant, old.firstSeenAt, -1);
+      dayDelta(experiment.id, variant, after.firstSeenAt, 1);
+    }
+    if (oldVariant !== variant) moved.set(experiment.id, [...(moved.get(experiment.id) ?? []), after.personId]);
+  }
+  for (const [experimentId, personIds] of moved) {
+    const experiment = byId.get(experimentId) as LiveExperiment;
+    const handling = experiment.exposure.multipleVariantHandling;
+    const units = new Map((await unitsOfPersons(db, experimentId, personIds)).map((u) => [unitKey(experimentId, u.metricUuid, u.personId), u]));
+    for (const personId of personIds) {
+      const old = before.get(exposureKey(experimentId, personId)) as StoredExposure;
+      const now = changed.find((c) => c.experimentId === experimentId && c.personId === personId) as StoredExposure;
+      for (const metric of experiment.metrics) {
+        const contribution = contributionOf(metric, units.get(unitKey(experimentId, metric.uuid, personId)) ?? NO_EVENTS);
+        sums.add(experimentId, metric, effectiveVariant(old, handling), contribution, -1, true);
+        sums.add(experimentId, metric, effectiveVariant(now, handling), contribution, 1, true);
+      }
+    }
+  }
+  return taken;
+}
+
+/** Applies events of known persons to the experiments' state, in the caller's transaction. */
+export async function applyEvents(db: WriteTx, experiments: readonly LiveExperiment[], events: PersonEvent[], options: ApplyOptions): Promise<void> {
+  if (experiments.length === 0 || events.length === 0) return;
+  const byTime = (a: PersonEvent, b: PersonEvent) => a.timestamp.getTime() - b.timestamp.getTime();
+  const ordered = [...events].sort(byTime);
+  const sums = new SumsDeltas();
+  const days = new Map<string, DayDelta>();
+  const shard = Math.floor(Math.random() * SHARDS);
+  const writes = experiments.flatMap((experiment) => exposureWrites(experiment, ordered));
+  const taken = await applyExposures(db, experiments, writes, options.keepPending, sums, days);
+  const pending = await pendingNowCounted(db, options.projectId, taken);
+
+  // Metric events: which (experiment, metric, person) they touch.
+  const touched: Array<{ experiment: LiveExperiment; metric: ParsedMetric; event: PersonEvent }> = [];
+  for (const experiment of experiments) {
+    const own = pending.get(experiment.id);
+    for (const event of own ? [...own, ...ordered].sort(byTime) : ordered) {
+      if (!inDates(experiment, event.timestamp)) continue;
+      if (experiment.exposure.filterTestAccounts && isTestAccountEvent(event)) continue;
+      for (const metric of experiment.metrics) if (counts(metric, event)) touched.push({ experiment, metric, event });
+    }
+  }
+  const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
+  for (const { experiment, metric, event } of touched) {
+    keys.set(unitKey(experiment.id, metric.uuid, event.personId), { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId });
+  }
+  const { exposures, units: stored } = await readForMetrics(db, [...keys.values()]);
+  const kept = new Map<string, PendingEvent>();
+  const counted = touched.filter(({ experiment, metric, event }) => {
+    const exposedAt = exposures.get(exposureKey(experiment.id, event.personId))?.firstSeenAt;
+    if (exposedAt === undefined || event.timestamp < exposedAt) {
+      kept.set(`${experiment.id}:${event.uuid}`, { experimentId: experiment.id, personId: event.personId, eventUuid: event.uuid, timestamp: event.timestamp });
+      return false;
+    }
+    return metric.windowMs === null || event.timestamp.getTime() <= exposedAt.getTime() + metric.windowMs;
+  });
+
+  const before = new Map([...stored].map(([key, unit]) => [key, { ...unit }]));
+  const fresh = new Map<string, MetricUnit>();
+  const written = new Map<string, { experiment: LiveExperiment; metric: ParsedMetric; unit: MetricUnit }>();
+  for (const { experiment, metric, event } of counted) {
+    const key = unitKey(experiment.id, metric.uuid, event.personId);
+    let unit = stored.get(key) ?? fresh.get(key);
+    if (!unit) {
+      unit = { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId, num: 0, numCount: 0, den: 0, denCount: 0, step: 0, stepAt: null };
+      fresh.set(key, unit);
+    }
+    const exposure = exposures.get(exposureKey(experiment.id, event.personId)) as StoredExposure;
+    addEvent(unit, metric, event, exposure.firstSeenAt);
+    written.set(key, { experiment, metric, unit });
+  }
+  for (const [key, { experiment, metric, unit }] of written) {
+    const exposure = exposures.get(exposureKey(experiment.id, unit.personId)) as StoredExposure;
+    const variant = effectiveVariant(exposure, experiment.exposure.multipleVariantHandling);
+    sums.change(experiment.id, metric, variant, contributionOf(metric, before.get(key) ?? NO_EVENTS), contributionOf(metric, unit));
+  }
+  const pendingWrites = options.keepPending ? [...kept.values()] : [];
+  await writeState(db, {
+    updated: [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit),
+    inserted: [...fresh.values()],
+    pending: pendingWrites,
+    sums: sums.list(),
+    days: [...days.values()].filter((d) => d.n !== 0),
+    shard,
+  });
+  if (pendingWrites.length > 0 && Math.random() < PRUNE_CHANCE) await prunePendingEvents(db);
+}

@@ -1,0 +1,51 @@
+/** The one way an experiment row is written: the row, its activity entry and its ingestion-time state, in one unit of work. */
+import { jsonEqual } from '../accounts/activity/changes.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { recordExperimentActivity } from './activity.ts';
+import { rebuildState } from './exposure/rebuild.ts';
+import { clearState } from './exposure/state-store.ts';
+import { withFingerprints } from './fields.ts';
+import type { ExperimentRecord, ExperimentValues } from './record.ts';
+import { insertExperiment, updateExperiment } from './store.ts';
+
+/** The fields that decide what the stored exposures and aggregates mean. */
+const STATE_FIELDS = ['start_date', 'end_date', 'exposure_criteria', 'metrics', 'metrics_secondary', 'excluded_variants', 'deleted'] as const;
+
+function stateChanged(before: ExperimentValues, after: ExperimentValues): boolean {
+  return STATE_FIELDS.some((field) => {
+    const a = before[field];
+    const b = after[field];
+    if (a instanceof Date || b instanceof Date) return (a as Date | null)?.getTime() !== (b as Date | null)?.getTime();
+    return !jsonEqual(a, b);
+  });
+}
+
+export async function insertNewExperiment(unit: UnitOfWork, projectId: number, userId: number, values: ExperimentValues): Promise<ExperimentRecord> {
+  const record = await insertExperiment(unit.client, projectId, userId, withFingerprints(values));
+  await recordExperimentActivity(unit.client, null, record, userId);
+  if (record.start_date !== null) await rebuildState(unit.client, projectId, record.id);
+  return record;
+}
+
+/**
+ * Writes `values` over `before` (locked by the caller). When the change alters what the state
+ * means, the state is rebuilt from the stored events (or cleared for a draft) in the same unit;
+ * `flagVariantsChanged`: the flag's variant keys moved as well.
+ */
+export async function saveExperiment(
+  unit: UnitOfWork,
+  before: ExperimentRecord,
+  values: ExperimentValues,
+  userId: number | null,
+  flagVariantsChanged = false,
+): Promise<ExperimentRecord> {
+  const next = withFingerprints(values);
+  const rebuild = flagVariantsChanged || stateChanged(before, next);
+  const after = await updateExperiment(unit.client, before.id, next, rebuild);
+  await recordExperimentActivity(unit.client, before, after, userId);
+  if (rebuild) {
+    if (after.start_date === null || after.deleted) await clearState(unit.client, after.id);
+    else await rebuildState(unit.client, after.project_id, after.id);
+  }
+  return after;
+}
