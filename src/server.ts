@@ -88,6 +88,8 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,
       databaseTimeouts: config.databaseTimeouts,
+      oidc: config.oidc,
+      mail: config.mail,
     });
     collectProcessMetrics();
     if (!worker && config.metricsPort !== null) {
@@ -101,7 +103,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       process.send?.({ type: 'bellwether:listening', url } satisfies ListeningMessage);
     } else {
       logger.info({ url }, 'Bellwether is listening');
-      printStarted(url, config.siteUrl, started!);
+      printStarted(url, config.siteUrl, started!, config.oidc !== null);
     }
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');

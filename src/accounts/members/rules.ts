@@ -1,6 +1,6 @@
 import type { Membership } from '../auth/principal.ts';
 import { permissionDenied, validationError } from '../../kernel/errors.ts';
-import { inviteRefusal, lastOwnerRefusal, LEVEL_NAMES, levelChangeRefusal, manageInvitesRefusal, MEMBERSHIP_LEVELS, removalRefusal } from './levels.ts';
+import { inviteRefusal, lastOwnerRefusal, LEVEL_NAMES, levelChangeRefusal, manageInvitesRefusal, MEMBERSHIP_LEVELS, removalRefusal, resetLinkRefusal } from './levels.ts';
 
 type Level = Membership['level'];
 
@@ -41,4 +41,9 @@ export function checkInvite(actorLevel: Level, invited: Level): void {
 /** Seeing and cancelling invites: admins and owners. */
 export function checkManageInvites(actorLevel: Level): void {
   refuse(manageInvitesRefusal(rank(actorLevel)));
+}
+
+/** Reset links for a member: admins and owners, never for someone above them. */
+export function checkResetLink(actor: Level, target: Level): void {
+  refuse(resetLinkRefusal(rank(actor), rank(target)));
 }
