@@ -176,6 +176,20 @@ export interface Member {
   level: number;
   joined_at: string;
   updated_at: string;
+  /** Has signed in with single sign-on. */
+  has_social_auth: boolean;
+  has_password: boolean;
+}
+
+export interface ResetLink {
+  url: string;
+  expires_at: string;
+}
+
+/** What the sign-in page offers (`/api/login/methods/`). */
+export interface LoginMethods {
+  sso: { button_text: string; login_url: string; enforced_domains: string[] } | null;
+  password_reset_by_email: boolean;
 }
 
 export interface Invite {
@@ -186,6 +200,7 @@ export interface Invite {
   is_expired: boolean;
   created_at: string;
   invite_url: string;
+  emailing_attempt_made: boolean;
 }
 
 export interface TrendSeries {
