@@ -200,6 +200,23 @@ test('an unverified e-mail, a missing one and a domain that is not allowed are r
   });
 });
 
+test("without email_verified, Microsoft Entra ID's xms_edov (the domain's owner verified it) is taken instead; neither is refused", async () => {
+  const silent = (name: string) => {
+    const { email_verified: _omitted, ...rest } = account(name);
+    return rest;
+  };
+  await nothingCreated(async () => assertRefused(await callback(await startSignIn(silent('quiet'))), 'email_unverified'));
+  await nothingCreated(async () =>
+    assertRefused(await callback(await startSignIn(silent('quiet'), { claims: { xms_edov: false } })), 'email_unverified'),
+  );
+  const response = await callback(await startSignIn(silent('entra'), { claims: { xms_edov: true } }));
+  assert.equal(response.headers.location, '/');
+  // A stated `email_verified: false` is not overruled.
+  await nothingCreated(async () =>
+    assertRefused(await callback(await startSignIn(account('stated', { email_verified: false }), { claims: { xms_edov: true } })), 'email_unverified'),
+  );
+});
+
 test('the provider down at the callback gives the sign-in page its reason, never a 500', async () => {
   const started = await startSignIn(account('late'));
   await stub.down();

@@ -12,7 +12,8 @@ import { exportJWK, generateKeyPair, SignJWT, type CryptoKey } from 'jose';
 export interface StubAccount {
   sub: string;
   email: string;
-  email_verified: boolean;
+  /** Absent: the provider says nothing (Microsoft Entra ID's work accounts). */
+  email_verified?: boolean;
   given_name?: string;
   family_name?: string;
 }
@@ -23,6 +24,8 @@ export interface TokenTweaks {
   expired?: boolean;
   audience?: string;
   nonce?: string;
+  /** More claims in the ID token (`xms_edov`). */
+  claims?: Record<string, unknown>;
 }
 
 interface Grant {
@@ -67,7 +70,7 @@ export async function startOidcStub(): Promise<OidcStub> {
   async function idToken(grant: Grant, tweaks: TokenTweaks): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     const key: CryptoKey = tweaks.otherKey ? other.privateKey : good.privateKey;
-    return new SignJWT({ nonce: tweaks.nonce ?? grant.nonce })
+    return new SignJWT({ ...tweaks.claims, nonce: tweaks.nonce ?? grant.nonce })
       .setProtectedHeader({ alg: 'RS256', kid: 'good' })
       .setIssuer(issuer)
       .setSubject(grant.account.sub)

@@ -112,6 +112,27 @@ function failureOf(error: unknown): SsoFailure {
   return 'invalid_token';
 }
 
+type Claims = Record<string, unknown>;
+
+/**
+ * `email_verified` from userinfo, else the ID token. A provider that sends none at all may say it
+ * with Microsoft Entra ID's optional `xms_edov` claim (the e-mail's domain is verified by the
+ * tenant that owns it): Entra never sends `email_verified` for work accounts.
+ */
+function emailVerified(info: Claims, claims: Claims): boolean {
+  const stated = info.email_verified ?? claims.email_verified;
+  if (stated !== undefined) return stated === true;
+  const domainOwner = info.xms_edov ?? claims.xms_edov;
+  return domainOwner === true || domainOwner === 'true' || domainOwner === 1 || domainOwner === '1';
+}
+
+function names(info: Claims, claims: Claims): { givenName: string; familyName: string } {
+  return {
+    givenName: text(info.given_name) || text(claims.given_name) || text(info.name) || text(claims.name),
+    familyName: text(info.family_name) || text(claims.family_name),
+  };
+}
+
 function text(value: unknown, max = 150): string {
   return typeof value === 'string' ? value.slice(0, max) : '';
 }
@@ -137,14 +158,7 @@ export async function redeemCallback(
     if (!claims) throw new SsoRefused('invalid_token', 'no ID token');
     const info = await oidc.fetchUserInfo(provider.config, tokens.access_token, claims.sub);
     const email = text(info.email, 254) || text(claims.email, 254) || null;
-    const verified = info.email !== undefined ? info.email_verified === true : claims.email_verified === true;
-    return {
-      subject: claims.sub,
-      email,
-      emailVerified: verified,
-      givenName: text(info.given_name) || text(claims.given_name) || text(info.name) || text(claims.name),
-      familyName: text(info.family_name) || text(claims.family_name),
-    };
+    return { subject: claims.sub, email, emailVerified: emailVerified(info, claims), ...names(info, claims) };
   } catch (error) {
     if (error instanceof SsoRefused) throw error;
     throw new SsoRefused(failureOf(error), error instanceof Error ? error.message : String(error));
