@@ -1,7 +1,8 @@
 // Single sign-on, "forgot password" and reset links in headless Chromium, against a real OpenID
 // provider (`oidc-provider`, on loopback) and a real SMTP server (smtp-server): the person clicks
 // "Sign in with SSO", passes the provider's login and consent and lands in the console; a domain
-// that is not allowed comes back to the sign-in page with the reason; a reset mail's link sets a
+// that is not allowed, an unverified address, a replayed callback or code and the provider gone all
+// come back to the sign-in page with the reason, nothing created; a reset mail's link sets a
 // password; an admin makes a reset link in Settings → Members, which shows how each person signs in.
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
@@ -22,7 +23,10 @@ const NEW_PASSWORD = 'quiet lighthouse 1987 tide';
 let t: TestApp;
 let origin: string;
 let issuer: string;
+let providerPort: number;
+let provider: Provider;
 let providerServer: Server;
+let onRedirectBack: ((callback: URL) => URL | void) | null = null;
 let mailbox: Mailbox;
 let browser: Browser;
 const opened: ConsolePage[] = [];
@@ -36,10 +40,10 @@ function claimsOf(id: string) {
 
 before(async () => {
   const appPort = await freePort();
-  const providerPort = await freePort();
+  providerPort = await freePort();
   origin = `http://127.0.0.1:${appPort}`;
   issuer = `http://127.0.0.1:${providerPort}`;
-  const provider = new Provider(issuer, {
+  provider = new Provider(issuer, {
     clients: [
       {
         client_id: CLIENT.id,
@@ -52,6 +56,16 @@ before(async () => {
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['given_name', 'family_name'] },
     cookies: { keys: ['a-cookie-key-for-tests'] },
     findAccount: async (_ctx, id) => ({ accountId: id, claims: async () => ({ sub: id, ...claimsOf(id) }) }),
+  });
+  // The provider's redirect back to the console, as the tests need it: with another code, or after
+  // the provider stopped answering.
+  provider.use(async (ctx, next) => {
+    await next();
+    const location = String(ctx.response.get('location') ?? '');
+    if (onRedirectBack && location.startsWith(`${origin}/api/auth/oidc/callback`)) {
+      const changed = onRedirectBack(new URL(location));
+      if (changed) ctx.response.set('location', changed.toString());
+    }
   });
   providerServer = provider.listen(providerPort, '127.0.0.1');
   mailbox = await startMailbox();
@@ -134,6 +148,65 @@ test('a domain that is not allowed, or an unverified e-mail, comes back to the s
     await second.page.getByText('Your e-mail address is not verified with the sign-in provider.').waitFor();
   });
   assert.equal((await t.db.pool.query('SELECT count(*)::int AS n FROM users')).rows[0].n, before);
+});
+
+test('a replayed callback, the same callback in another browser, and a replayed code are refused; nothing created', { timeout: TEST_MS }, async () => {
+  const first = await fresh();
+  let firstCallback = '';
+  first.page.on('request', (request) => {
+    if (request.url().includes('/api/auth/oidc/callback')) firstCallback = request.url();
+  });
+  await step(first, 'the first sign-in', async () => {
+    await throughProvider(first, 'grace');
+    await first.page.getByRole('heading', { name: 'Feature flags', exact: true }).waitFor();
+  });
+  assert.ok(firstCallback.includes('code='), firstCallback);
+  const counts = async () =>
+    (await t.db.pool.query('SELECT (SELECT count(*)::int FROM users) AS users, (SELECT count(*)::int FROM sessions) AS sessions')).rows[0];
+  const before = await counts();
+
+  const elsewhere = await fresh();
+  await step(elsewhere, 'the used callback in another browser', async () => {
+    await elsewhere.page.goto(firstCallback);
+    await elsewhere.page.getByText('That sign-in expired or was already used. Start again.').waitFor();
+  });
+
+  const replaying = await fresh();
+  const oldCode = new URL(firstCallback).searchParams.get('code')!;
+  onRedirectBack = (callback) => {
+    callback.searchParams.set('code', oldCode);
+    return callback;
+  };
+  try {
+    await step(replaying, 'a fresh sign-in carrying the used code', async () => {
+      await throughProvider(replaying, 'grace');
+      await replaying.page.getByText('The sign-in provider refused this sign-in. Start again.').waitFor();
+    });
+  } finally {
+    onRedirectBack = null;
+  }
+  assert.deepEqual(await counts(), before);
+});
+
+test('the provider down when the browser comes back: the sign-in page says so, never a 500', { timeout: TEST_MS }, async () => {
+  const console = await fresh();
+  onRedirectBack = () => {
+    // No new connections from here on; the service's idle keep-alive one is closed too.
+    providerServer.close();
+    providerServer.closeIdleConnections();
+  };
+  try {
+    await step(console, 'the callback with the provider gone', async () => {
+      await throughProvider(console, 'late');
+      await console.page.getByText('The sign-in provider cannot be reached right now. Try again in a few minutes.').waitFor();
+    });
+  } finally {
+    onRedirectBack = null;
+    providerServer.closeAllConnections();
+    providerServer = provider.listen(providerPort, '127.0.0.1');
+  }
+  const { rows } = await t.db.pool.query(`SELECT count(*)::int AS n FROM users WHERE email = 'late@example.com'`);
+  assert.equal(rows[0].n, 0);
 });
 
 test('"Forgot password?" mails a link; the link sets a new password and signs the person in', { timeout: TEST_MS }, async () => {
