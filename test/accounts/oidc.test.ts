@@ -235,6 +235,19 @@ test('an error sent back by the provider (the person declined) is refused as den
   );
 });
 
+test('one client address may have at most 100 sign-ins on their way: the next is a 429, others are not held up', async () => {
+  await t.db.pool.query(
+    `INSERT INTO oidc_sign_ins (state_hash, verifier_hash, nonce, address, expires_at)
+     SELECT 'flood-' || n, 'v', 'n', '10.6.6.6', now() + interval '10 minutes' FROM generate_series(1, 100) AS n`,
+  );
+  const flooded = await t.request({ method: 'GET', url: '/api/auth/oidc/login', key: null, remoteAddress: '10.6.6.6' });
+  assert.equal(flooded.statusCode, 429, flooded.body);
+  assert.equal(flooded.headers['retry-after'], '600');
+  const other = await t.request({ method: 'GET', url: '/api/auth/oidc/login', key: null, remoteAddress: '10.7.7.7' });
+  assert.equal(other.statusCode, 302);
+  await t.db.pool.query(`DELETE FROM oidc_sign_ins WHERE address = '10.6.6.6'`);
+});
+
 test('a provider that cannot be read stops the start with a message naming the setting', async () => {
   const down = parseOidcSettings({
     OIDC_ISSUER_URL: 'http://127.0.0.1:9/nothing',

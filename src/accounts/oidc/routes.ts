@@ -36,11 +36,12 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
           tags,
           security,
           summary: 'Single sign-on: redirects to the OpenID Connect provider',
+          description: 'At most 100 sign-ins started from one client address may be on their way at once (429 with `Retry-After`).',
           response: { 302: Redirect },
         },
       },
       async (request, reply) => {
-        const { url, verifier } = await beginSignIn(deps, provider);
+        const { url, verifier } = await beginSignIn(deps, provider, request.ip);
         reply.setCookie(OIDC_COOKIE, verifier, cookieAttributes(request, PENDING_SIGN_IN_TTL_MS / 1000));
         return reply.redirect(url, 302);
       },

@@ -14,10 +14,17 @@ import { EMAIL_MAX_LENGTH } from '../users/email.ts';
 import { findUserIdByEmail, insertUser } from '../users/store.ts';
 import { authorizationUrl, codeChallengeOf, redeemCallback, SsoRefused, type ProviderAccount, type SsoProvider } from './provider.ts';
 import { domainAllowed } from './settings.ts';
-import { findHomeOrganization, findIdentityUser, insertIdentity, insertPendingSignIn, markEmailVerified, takePendingSignIn } from './store.ts';
+import { ThrottledError } from '../../kernel/errors.ts';
+import { countPendingOf, findHomeOrganization, findIdentityUser, insertIdentity, insertPendingSignIn, markEmailVerified, takePendingSignIn } from './store.ts';
 
 /** From the click on "Sign in with SSO" to the callback. */
 export const PENDING_SIGN_IN_TTL_MS = 10 * 60_000;
+/**
+ * Sign-ins one client address may have on their way at once: each click stores a row until its
+ * callback or its 10 minutes end, so this bounds what one address can make the table hold, while
+ * an office behind one address signing in together stays far below it.
+ */
+export const PENDING_PER_ADDRESS = 100;
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/;
 const UNIQUE_VIOLATION = '23505';
 
@@ -27,12 +34,21 @@ const random = () => randomBytes(32).toString('base64url');
  * The provider's authorization URL, and the PKCE verifier for the browser's cookie: the verifier
  * is kept nowhere else (its sha256 binds the pending sign-in to that browser).
  */
-export async function beginSignIn(deps: AccountsDeps, provider: SsoProvider): Promise<{ url: string; verifier: string }> {
+export async function beginSignIn(
+  deps: AccountsDeps,
+  provider: SsoProvider,
+  address: string,
+  limit = PENDING_PER_ADDRESS,
+): Promise<{ url: string; verifier: string }> {
+  if ((await countPendingOf(deps.pool, address, limit)) >= limit) {
+    const seconds = PENDING_SIGN_IN_TTL_MS / 1000;
+    throw new ThrottledError(seconds, `Too many sign-ins started from this address. Try again in ${seconds} seconds.`);
+  }
   const state = random();
   const nonce = random();
   const verifier = random();
   await deps.units.run(({ client }) =>
-    insertPendingSignIn(client, { stateHash: hashSecret(state), verifierHash: hashSecret(verifier), nonce, ttlMs: PENDING_SIGN_IN_TTL_MS }),
+    insertPendingSignIn(client, { stateHash: hashSecret(state), verifierHash: hashSecret(verifier), nonce, address, ttlMs: PENDING_SIGN_IN_TTL_MS }),
   );
   return { url: authorizationUrl(provider, { state, nonce, codeChallenge: await codeChallengeOf(verifier) }), verifier };
 }

@@ -2,14 +2,23 @@ import type { Queryable } from '../../db/pool.ts';
 
 export async function insertPendingSignIn(
   db: Queryable,
-  pending: { stateHash: string; verifierHash: string; nonce: string; ttlMs: number },
+  pending: { stateHash: string; verifierHash: string; nonce: string; address: string; ttlMs: number },
 ): Promise<void> {
   await db.query('DELETE FROM oidc_sign_ins WHERE expires_at < now()');
   await db.query(
-    `INSERT INTO oidc_sign_ins (state_hash, verifier_hash, nonce, expires_at)
-     VALUES ($1, $2, $3, now() + make_interval(secs => $4::double precision / 1000))`,
-    [pending.stateHash, pending.verifierHash, pending.nonce, pending.ttlMs],
+    `INSERT INTO oidc_sign_ins (state_hash, verifier_hash, nonce, address, expires_at)
+     VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5::double precision / 1000))`,
+    [pending.stateHash, pending.verifierHash, pending.nonce, pending.address, pending.ttlMs],
   );
+}
+
+/** Sign-ins the address started that are still on their way (finished ones are deleted by their callback). */
+export async function countPendingOf(db: Queryable, address: string, atMost: number): Promise<number> {
+  const { rows } = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM (SELECT 1 FROM oidc_sign_ins WHERE address = $1 AND expires_at > now() LIMIT $2) AS open`,
+    [address, atMost],
+  );
+  return rows[0].n;
 }
 
 /** Uses the pending sign-in up, live or not: null when there was none, else whether it was still live. */

@@ -8,10 +8,13 @@ CREATE TABLE oidc_sign_ins (
   state_hash     text PRIMARY KEY,
   verifier_hash  text NOT NULL,
   nonce          text NOT NULL,
+  -- The client address that started it: how many each address may have open is bounded.
+  address        text NOT NULL,
   created_at     timestamptz NOT NULL DEFAULT now(),
   expires_at     timestamptz NOT NULL
 );
 CREATE INDEX oidc_sign_ins_expires_idx ON oidc_sign_ins (expires_at);
+CREATE INDEX oidc_sign_ins_address_idx ON oidc_sign_ins (address, expires_at);
 
 -- The provider's account a person signs in with: the issuer and its stable subject (`sub`).
 CREATE TABLE user_identities (
