@@ -66,9 +66,10 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
       async (request, reply) => {
         const verifier = request.cookies[OIDC_COOKIE];
         reply.clearCookie(OIDC_COOKIE, cookieAttributes(request, 0));
-        const query = request.url.slice(request.url.indexOf('?') + 1);
+        const at = request.url.indexOf('?');
+        const query = at === -1 ? '' : request.url.slice(at + 1);
         try {
-          const session = await completeSignIn(deps, provider, { state: request.query.state, query: request.url.includes('?') ? query : '', verifier });
+          const session = await completeSignIn(deps, provider, { state: request.query.state, query, verifier });
           setSessionCookies(request, reply, session);
           return reply.redirect('/', 302);
         } catch (error) {
