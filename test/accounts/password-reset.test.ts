@@ -183,3 +183,18 @@ test('a token that never existed is refused the same way, and a session is not n
   const signedIn = sessionOf(t, await login(t, OWNER_EMAIL, GOOD_PASSWORD));
   assert.ok(signedIn.sessionId);
 });
+
+test('an SMTP server that cannot be reached costs nothing to the request: the reset answer and the invite stand', async () => {
+  const down = await startTestApp({ siteUrl: SITE, mail: { smtpUrl: 'smtp://127.0.0.1:9', from: 'bellwether@example.com' } });
+  try {
+    const { rows } = await down.db.pool.query<{ id: string }>('SELECT organization_id::text AS id FROM projects WHERE id = $1', [down.projectId]);
+    const started = Date.now();
+    assert.equal((await forgot(down, OWNER_EMAIL)).statusCode, 204);
+    const invite = await down.request({ method: 'POST', url: `/api/organizations/${rows[0].id}/invites/`, payload: { target_email: 'late@example.com' } });
+    assert.equal(invite.statusCode, 201, invite.body);
+    assert.ok(Date.now() - started < 5_000, 'nobody waited for the SMTP server');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+  } finally {
+    await down.close();
+  }
+});
