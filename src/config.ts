@@ -2,6 +2,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from './db/pool.ts';
 import { DEFAULT_SESSION_LIMITS, type SessionLimits } from './accounts/auth/authenticator.ts';
+import { parseOidcSettings, type OidcSettings } from './accounts/oidc/settings.ts';
+import type { MailSettings } from './kernel/mail/mailer.ts';
 import { parseTrustProxy, type TrustProxy } from './kernel/http/trust-proxy.ts';
 import { parseAllowedHosts } from './webhooks/delivery/destination.ts';
 
@@ -49,6 +51,10 @@ export interface Config {
   webhookConcurrency: number;
   /** WEBHOOK_TIMEOUT_MS (default 10 000, 1 000–10 000): one delivery attempt's limit. */
   webhookTimeoutMs: number;
+  /** OIDC_*: single sign-on; null when OIDC_ISSUER_URL is unset. */
+  oidc: OidcSettings | null;
+  /** SMTP_URL and EMAIL_FROM: e-mail (invites, password resets); null when SMTP_URL is unset. */
+  mail: MailSettings | null;
 }
 
 function parsePort(raw: string | undefined, name = 'PORT'): number {
@@ -141,7 +147,27 @@ function parseWholeNumber(name: string, raw: string | undefined, fallback: numbe
   return value;
 }
 
+function parseMail(env: NodeJS.ProcessEnv): MailSettings | null {
+  const smtpUrl = env.SMTP_URL?.trim() ?? '';
+  if (smtpUrl === '') return null;
+  let url: URL;
+  try {
+    url = new URL(smtpUrl);
+  } catch {
+    throw new Error('SMTP_URL must be a URL such as smtp://user:password@host:587');
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') throw new Error(`SMTP_URL must start with smtp:// or smtps://, got "${url.protocol}//"`);
+  const from = env.EMAIL_FROM?.trim() ?? '';
+  if (from === '' || /[\r\n]/.test(from)) throw new Error('EMAIL_FROM is required with SMTP_URL: the sender, e.g. "Bellwether <bellwether@example.com>"');
+  return { smtpUrl, from };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const siteUrl = parseSiteUrl(env.SITE_URL);
+  const oidc = parseOidcSettings(env);
+  if (oidc && siteUrl === null) {
+    throw new Error('OIDC_ISSUER_URL needs SITE_URL: the redirect URI registered with the provider is {SITE_URL}/api/auth/oidc/callback');
+  }
   return {
     port: parsePort(env.PORT),
     host: env.HOST || '127.0.0.1',
@@ -156,7 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    siteUrl: parseSiteUrl(env.SITE_URL),
+    siteUrl,
     sessionLimits: {
       idleMs: parseSeconds('SESSION_IDLE_TIMEOUT_SECONDS', env.SESSION_IDLE_TIMEOUT_SECONDS, DEFAULT_SESSION_LIMITS.idleMs),
       maxAgeMs: parseSeconds('SESSION_MAX_AGE_SECONDS', env.SESSION_MAX_AGE_SECONDS, DEFAULT_SESSION_LIMITS.maxAgeMs),
@@ -168,5 +194,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
     webhookConcurrency: parseWholeNumber('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 4, 1, 100),
     webhookTimeoutMs: parseWholeNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 1_000, 10_000),
+    oidc,
+    mail: parseMail(env),
   };
 }

@@ -92,6 +92,8 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       secretKey: config.secretKey,
       webhookAllowedHosts: config.webhookAllowedHosts,
       webhookDelivery: { intervalMs: DELIVERY_INTERVAL_MS, perEndpoint: config.webhookConcurrency, timeoutMs: config.webhookTimeoutMs },
+      oidc: config.oidc,
+      mail: config.mail,
     });
     collectProcessMetrics();
     if (!worker && config.metricsPort !== null) {
@@ -105,7 +107,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       process.send?.({ type: 'bellwether:listening', url } satisfies ListeningMessage);
     } else {
       logger.info({ url }, 'Bellwether is listening');
-      printStarted(url, config.siteUrl, started!);
+      printStarted(url, config.siteUrl, started!, config.oidc !== null);
     }
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');

@@ -3,6 +3,7 @@ import type { Pool } from './db/pool.ts';
 import { bootstrap } from './accounts/bootstrap.ts';
 import { ensureFirstOwner } from './accounts/first-owner.ts';
 import { signInLink } from './accounts/sessions/sign-in-links.ts';
+import { redirectUriOf } from './accounts/oidc/provider.ts';
 
 /** What the start-up work hands to the person at the terminal (printed, never logged). */
 export interface FirstStart {
@@ -25,8 +26,9 @@ export async function prepareFirstStart(pool: Pool, config: Config, warn: (messa
 }
 
 /** The lines a person starting the service reads: the URL and, on a first start, the key and the way in. */
-export function printStarted(url: string, siteUrl: string | null, { generatedKey, projectId, signInToken }: FirstStart): void {
+export function printStarted(url: string, siteUrl: string | null, { generatedKey, projectId, signInToken }: FirstStart, sso = false): void {
   process.stdout.write(`\nBellwether is running at ${url}\n`);
+  if (sso && siteUrl) process.stdout.write(`Single sign-on: register this redirect URI with the provider: ${redirectUriOf(siteUrl)}\n`);
   if (generatedKey) {
     process.stdout.write(
       `First start: created a personal API key with scope "*" (shown only this once):\n\n    ${generatedKey}\n\n` +

@@ -16,12 +16,19 @@ import { projectRoutes } from './projects/routes.ts';
 import { sessionRoutes } from './sessions/routes.ts';
 import { DEFAULT_THROTTLE, type ThrottleRule } from './sessions/throttle.ts';
 import { userRoutes } from './users/routes.ts';
+import { discoverProvider } from './oidc/provider.ts';
+import { oidcRoutes } from './oidc/routes.ts';
+import type { OidcSettings } from './oidc/settings.ts';
+import { loginMethodRoutes } from './sessions/methods.ts';
+import { passwordResetRoutes } from './password-reset/routes.ts';
 
 export interface AccountsOptions {
   /** SITE_URL: the public base URL for links; absent: each request's own origin. */
   siteUrl?: string | null;
   sessionLimits?: SessionLimits;
   loginThrottle?: ThrottleRule;
+  /** OIDC_*: single sign-on; its provider's discovery document is read while the app starts. */
+  oidc?: OidcSettings | null;
 }
 
 declare module 'fastify' {
@@ -34,16 +41,24 @@ declare module 'fastify' {
 export const accounts = defineArea<AccountsOptions>('accounts', ['kernel'], async (app, options) => {
   const authenticator = new Authenticator(app.kernel.pool, app.kernel.bus, app.kernel.counters, options.sessionLimits ?? DEFAULT_SESSION_LIMITS);
   app.decorate('authenticator', authenticator);
+  const siteUrl = options.siteUrl ?? null;
+  const oidc = options.oidc ?? null;
+  if (oidc && siteUrl === null) throw new Error('single sign-on needs SITE_URL: the redirect URI registered with the provider is {SITE_URL}/api/auth/oidc/callback');
+  const provider = oidc && siteUrl ? await discoverProvider(oidc, siteUrl) : null;
   const deps: AccountsDeps = {
     ...app.kernel,
     authenticator,
-    accounts: { siteUrl: options.siteUrl ?? null, throttle: options.loginThrottle ?? DEFAULT_THROTTLE },
+    accounts: { siteUrl, throttle: options.loginThrottle ?? DEFAULT_THROTTLE, sso: oidc },
+    mailer: app.mailer,
   };
   // Before the authentication hook: it reads the session cookie.
   await app.register(cookie);
   installAuthentication(app, authenticator, app.kernel.counters);
 
   await app.register(sessionRoutes(deps));
+  await app.register(loginMethodRoutes(deps));
+  await app.register(passwordResetRoutes(deps));
+  if (provider) await app.register(oidcRoutes(deps, provider));
   await app.register(userRoutes(deps));
   await app.register(organizationRoutes(deps));
   await app.register(memberRoutes(deps));

@@ -13,6 +13,7 @@ import { createPool } from '../db/pool.ts';
 import { SHUTDOWN_GRACE_MS, type ListeningMessage } from '../server.ts';
 import { startMetricsListener } from '../kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted } from '../started.ts';
+import { discoverProvider } from '../accounts/oidc/provider.ts';
 
 /** A worker living shorter than this counts as a crash loop: its replacement waits longer. */
 const YOUNG_DEATH_MS = 10_000;
@@ -120,6 +121,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     const pool = createPool(databaseUrl, 2, { timeouts: config.databaseTimeouts, preparedStatements: config.preparedStatements });
     const started = await prepareFirstStart(pool, config, (message) => logger.warn(message)).finally(() => pool.end());
     workerEnv = { DATABASE_URL: databaseUrl, DATABASE_LISTEN_URL: listenUrl };
+    // Once here, so that a provider that cannot be read stops the start with its message rather than in every worker.
+    if (config.oidc && config.siteUrl) await discoverProvider(config.oidc, config.siteUrl);
 
     const urls = slots.map((slot) => {
       const worker = fork(slot);
@@ -140,7 +143,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     }
     running = true;
     logger.info({ url, workers: slots.length }, 'Bellwether is listening');
-    printStarted(url, config.siteUrl, started);
+    printStarted(url, config.siteUrl, started, config.oidc !== null);
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');
     process.stderr.write(`\nBellwether could not start: ${(error as Error).message}\n`);

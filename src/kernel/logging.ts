@@ -7,7 +7,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 const REDACTED = '[redacted]';
 
 /** Query parameters that carry keys or tokens (PostHog's and ours), compared lower-cased. */
-const SECRET_PARAMS = new Set(['personal_api_key', 'api_key', 'apikey', 'token', 'key', 'secret', 'password', 'access_token', 'session', 'csrftoken']);
+const SECRET_PARAMS = new Set(['personal_api_key', 'api_key', 'apikey', 'token', 'key', 'secret', 'password', 'access_token', 'session', 'csrftoken', 'code', 'state']);
 
 /** A name that says it holds a secret (`x_api_key`, `refresh_token`, `client_secret`). */
 const SECRET_NAME = /(?:key|token|secret|password|session)$/i;

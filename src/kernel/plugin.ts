@@ -21,6 +21,7 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { installQueryTextCheck } from './http/query-text.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { createMailer, type Mailer, type MailSettings } from './mail/mailer.ts';
 import { watchPool } from './metrics/metrics.ts';
 
 export interface ServerOptions {
@@ -46,6 +47,8 @@ export interface KernelOptions {
   changeBus?: Omit<ChangeBusOptions, 'log' | 'timeouts'>;
   /** Told of every route as it is registered (the hostile-input tests enumerate the API with it). */
   onRoute?: (route: RouteOptions) => void;
+  /** SMTP_URL and EMAIL_FROM; absent or null: no e-mail is sent. */
+  mail?: MailSettings | null;
 }
 
 declare module 'fastify' {
@@ -63,6 +66,8 @@ declare module 'fastify' {
     changeBus: ChangeBus;
     /** What areas contribute to each other (see extensions.ts). */
     extensions: Extensions;
+    /** The one SMTP sender (invites, password resets); null when SMTP_URL is unset. */
+    mailer: Mailer | null;
   }
 }
 
@@ -95,6 +100,11 @@ export const kernel = fp<KernelOptions>(
     app.addHook('onClose', async () => bus.close());
     app.decorate('extensions', extensions);
     app.addHook('onReady', async () => extensions.seal());
+    const mailer = options.mail
+      ? createMailer(options.mail, (error, what) => app.log.error({ err: { message: (error as Error).message } }, `could not send the ${what} e-mail`))
+      : null;
+    app.decorate('mailer', mailer);
+    if (mailer) app.addHook('onClose', async () => mailer.close());
 
     app.decorateRequest('arrivedAt', 0);
     app.addHook('onRequest', (request, _reply, done) => {

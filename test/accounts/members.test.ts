@@ -64,7 +64,7 @@ describe('GET members', () => {
     assert.equal(page.results.length, 1);
     assert.match(page.next, /limit=1&offset=1$/);
     const owner = page.results[0];
-    assert.deepEqual(Object.keys(owner).sort(), ['has_social_auth', 'id', 'is_2fa_enabled', 'joined_at', 'last_login', 'level', 'updated_at', 'user']);
+    assert.deepEqual(Object.keys(owner).sort(), ['has_password', 'has_social_auth', 'id', 'is_2fa_enabled', 'joined_at', 'last_login', 'level', 'updated_at', 'user']);
     assert.equal(owner.user.uuid, ownerUuid);
     assert.equal(owner.user.email, 'admin@bellwether.local');
     assert.equal(owner.level, 15);

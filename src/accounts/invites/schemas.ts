@@ -19,13 +19,13 @@ export const Invite = Type.Object({
   id: Type.String({ format: 'uuid' }),
   target_email: Type.String(),
   first_name: Type.String(),
-  emailing_attempt_made: Type.Boolean({ description: 'Always false: invites are not e-mailed; hand over `invite_url`.' }),
+  emailing_attempt_made: Type.Boolean({ description: 'The invite was mailed (SMTP configured and `send_email` not false); else hand over `invite_url`.' }),
   level: LevelNumber,
   is_expired: Type.Boolean({ description: 'Invites can be used for 3 days.' }),
   created_by: Type.Union([UserSummary, Type.Null()]),
   created_at: Timestamp,
   updated_at: Timestamp,
-  message: Type.Null({ description: 'Always null: there is no e-mail to carry a message.' }),
+  message: Type.Null({ description: 'Always null: a message is not kept.' }),
   invite_url: Type.String({ description: 'The sign-up page for this invite: `<SITE_URL or this server>/signup/<id>`.' }),
 });
 export type Invite = Static<typeof Invite>;
@@ -37,7 +37,7 @@ export const CreateInviteBody = Type.Object({
   first_name: Type.Optional(Type.String({ maxLength: FIRST_NAME_MAX_LENGTH })),
   level: Type.Optional(LevelNumber),
   message: Type.Optional(Type.Union([Type.String({ maxLength: 2000 }), Type.Null()], { description: 'Accepted and not kept.' })),
-  send_email: Type.Optional(Type.Boolean({ description: 'Accepted; no e-mail is sent.' })),
+  send_email: Type.Optional(Type.Boolean({ description: 'With SMTP configured, the invite is mailed unless this is false.' })),
 });
 export type CreateInviteBody = Static<typeof CreateInviteBody>;
 

@@ -4,6 +4,8 @@ import { notFound, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { checkInvite, checkManageInvites, levelFromNumber } from '../members/rules.ts';
 import { findMemberByUserId, lockOrganization } from '../members/store.ts';
+import { findOrganization } from '../organizations/store.ts';
+import { inviteMail } from '../password-reset/mail.ts';
 import { membershipLevelNumber } from '../organizations/reach.ts';
 import { cleanName, isUuid, resolveOrganization } from '../organizations/service.ts';
 import { cleanEmail } from '../users/email.ts';
@@ -69,7 +71,9 @@ export async function createInvite(
   const email = cleanEmail(body.target_email, 'target_email');
   const firstName = body.first_name === undefined || body.first_name.trim() === '' ? '' : cleanName(body.first_name, 'first_name', FIRST_NAME_MAX_LENGTH);
   const level = levelFromNumber(body.level ?? 1);
-  const row = await deps.units.run(async ({ client }) => {
+  const mailer = body.send_email === false ? null : deps.mailer;
+  const row = await deps.units.run(async (unit) => {
+    const { client } = unit;
     if (!(await lockOrganization(client, organizationId))) throw notFound();
     const actor = await findMemberByUserId(client, organizationId, principal.user.id);
     if (!actor) throw notFound();
@@ -81,7 +85,14 @@ export async function createInvite(
       throw validationError('An invite for this email address already exists. Cancel it to make a new one.', 'target_email', 'invite_exists');
     }
     await deleteInvitesFor(client, organizationId, email);
-    return insertInvite(client, { organizationId, targetEmail: email, firstName, level, createdBy: principal.user.id });
+    const invite = await insertInvite(client, { organizationId, targetEmail: email, firstName, level, createdBy: principal.user.id, emailed: mailer !== null });
+    if (mailer) {
+      const organization = (await findOrganization(client, organizationId))?.name ?? 'an organization';
+      const inviter = [principal.user.first_name, principal.user.last_name].filter(Boolean).join(' ') || principal.user.email;
+      const message = inviteMail(email, { link: inviteUrl(baseUrl, invite.id), organization, inviter, site: baseUrl });
+      unit.afterCommit(() => mailer.deliver(message, 'invite'));
+    }
+    return invite;
   });
   return toInvite(row, baseUrl);
 }

@@ -24,12 +24,12 @@ const INVITE_COLUMNS = `i.id, i.target_email, i.first_name, i.level, ${userSumma
 
 export async function insertInvite(
   db: WriteTx,
-  invite: { organizationId: string; targetEmail: string; firstName: string; level: Level; createdBy: number },
+  invite: { organizationId: string; targetEmail: string; firstName: string; level: Level; createdBy: number; emailed: boolean },
 ): Promise<InviteRow> {
   const { rows } = await db.query<{ id: string }>(
-    `INSERT INTO organization_invites (organization_id, target_email, first_name, level, created_by)
-     VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-    [invite.organizationId, invite.targetEmail, invite.firstName, invite.level, invite.createdBy],
+    `INSERT INTO organization_invites (organization_id, target_email, first_name, level, created_by, emailing_attempt_made)
+     VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
+    [invite.organizationId, invite.targetEmail, invite.firstName, invite.level, invite.createdBy, invite.emailed],
   );
   return (await findInvite(db, invite.organizationId, rows[0].id))!;
 }

@@ -65,3 +65,10 @@ export function inviteRefusal(level: number, invited?: number): string | null {
 export function projectAdminRefusal(level: number | null): string | null {
   return level !== null && isAdminOrOwner(level) ? null : 'Your organization access level is insufficient.';
 }
+
+/** A password reset link for a member, to hand over: admins and owners, never for someone above them. */
+export function resetLinkRefusal(actor: number, target: number): string | null {
+  if (!isAdminOrOwner(actor)) return 'Only admins and owners can make password reset links.';
+  if (target > actor) return 'You can only make reset links for members with level lower or equal to you.';
+  return null;
+}

@@ -1,6 +1,6 @@
 import type { Membership } from '../auth/principal.ts';
 import { permissionDenied, validationError } from '../../kernel/errors.ts';
-import { inviteRefusal, lastOwnerRefusal, LEVEL_NAMES, levelChangeRefusal, manageInvitesRefusal, MEMBERSHIP_LEVELS, projectAdminRefusal, removalRefusal } from './levels.ts';
+import { inviteRefusal, lastOwnerRefusal, LEVEL_NAMES, levelChangeRefusal, manageInvitesRefusal, MEMBERSHIP_LEVELS, projectAdminRefusal, removalRefusal, resetLinkRefusal } from './levels.ts';
 
 type Level = Membership['level'];
 
@@ -47,4 +47,9 @@ export function checkManageInvites(actorLevel: Level): void {
 export function requireProjectAdmin(level: Membership['level'] | null): void {
   const reason = projectAdminRefusal(level === null ? null : MEMBERSHIP_LEVELS[level]);
   if (reason !== null) throw permissionDenied(reason);
+}
+
+/** Reset links for a member: admins and owners, never for someone above them. */
+export function checkResetLink(actor: Level, target: Level): void {
+  refuse(resetLinkRefusal(rank(actor), rank(target)));
 }

@@ -19,7 +19,8 @@ export const Member = Type.Object({
   joined_at: Timestamp,
   updated_at: Timestamp,
   is_2fa_enabled: Type.Boolean({ description: 'Always false: two-factor sign-in is not offered.' }),
-  has_social_auth: Type.Boolean({ description: 'Always false: people sign in with a password.' }),
+  has_social_auth: Type.Boolean({ description: 'The person has signed in with single sign-on (OpenID Connect).' }),
+  has_password: Type.Boolean({ description: 'The person has a password (false: single sign-on or sign-in links only).' }),
   last_login: NullableTimestamp,
 });
 export type Member = Static<typeof Member>;

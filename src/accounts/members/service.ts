@@ -28,7 +28,8 @@ export function toMember(row: MemberRow): Member {
     joined_at: row.joined_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
     is_2fa_enabled: false,
-    has_social_auth: false,
+    has_social_auth: row.has_sso,
+    has_password: row.has_password,
     last_login: row.last_login?.toISOString() ?? null,
   };
 }

@@ -13,9 +13,12 @@ export interface MemberRow {
   joined_at: Date;
   updated_at: Date;
   last_login: Date | null;
+  has_password: boolean;
+  has_sso: boolean;
 }
 
-const MEMBER_COLUMNS = `m.id, m.user_id, ${userSummarySql('u')} AS user, m.level, m.joined_at, m.updated_at, u.last_login`;
+const MEMBER_COLUMNS = `m.id, m.user_id, ${userSummarySql('u')} AS user, m.level, m.joined_at, m.updated_at, u.last_login,
+  u.password_hash IS NOT NULL AS has_password, EXISTS (SELECT 1 FROM user_identities i WHERE i.user_id = u.id) AS has_sso`;
 
 export async function listMembers(
   db: ReadHandle,

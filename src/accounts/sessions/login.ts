@@ -4,6 +4,7 @@ import type { Authenticator } from '../auth/authenticator.ts';
 import { hashSecret } from '../auth/keys.ts';
 import { verifyPassword } from '../auth/passwords.ts';
 import { invalidCredentials, validationError } from '../../kernel/errors.ts';
+import { passwordsRefused, type OidcSettings } from '../oidc/settings.ts';
 import { startSession, type StartedSession } from './service.ts';
 import { clearAccountFailures, consumeSignInToken, findLoginUser, recordFailure } from './store.ts';
 import { accountOfUnknown, accountOfUser, ensureNotThrottled, type ThrottleRule } from './throttle.ts';
@@ -13,6 +14,14 @@ export interface LoginDeps {
   units: UnitsOfWork;
   authenticator: Authenticator;
   throttle: ThrottleRule;
+  sso: OidcSettings | null;
+}
+
+/** With OIDC_ENFORCED, an address of the single sign-on's domains: decided by its domain alone, so it tells nothing of accounts. */
+export function ensurePasswordsAllowed(sso: OidcSettings | null, email: string, attr: string | null = null): void {
+  if (passwordsRefused(sso, email.trim())) {
+    throw validationError('This address signs in with single sign-on: use the sign-in button of your organization instead of a password.', attr, 'sso_required');
+  }
 }
 
 /**
@@ -26,6 +35,7 @@ export async function signInWithPassword(
   credentials: { email: string; password: string },
   address: string,
 ): Promise<StartedSession> {
+  ensurePasswordsAllowed(deps.sso, credentials.email);
   const { user, folded } = await findLoginUser(deps.pool, credentials.email.trim());
   const key = { account: user ? accountOfUser(user.id) : accountOfUnknown(folded), address };
   await ensureNotThrottled(deps.pool, key, deps.throttle);

@@ -14,7 +14,7 @@ const security = [{}];
 
 /** PostHog's sign-in paths, answered with the session and CSRF cookies (docs/accounts.md). */
 export function sessionRoutes(deps: AccountsDeps) {
-  const loginDeps = { pool: deps.pool, units: deps.units, authenticator: deps.authenticator, throttle: deps.accounts.throttle };
+  const loginDeps = { pool: deps.pool, units: deps.units, authenticator: deps.authenticator, throttle: deps.accounts.throttle, sso: deps.accounts.sso };
 
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();

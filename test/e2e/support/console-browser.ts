@@ -32,13 +32,14 @@ export interface ConsolePage {
   outside: string[];
 }
 
-export async function openConsole(browser: Browser, origin: string, viewport = WIDE): Promise<ConsolePage> {
+/** `others`: origins the page may also reach (a single sign-on provider's pages). */
+export async function openConsole(browser: Browser, origin: string, viewport = WIDE, others: string[] = []): Promise<ConsolePage> {
   const context = await browser.newContext({ viewport, baseURL: origin });
   const problems: string[] = [];
   const outside: string[] = [];
   await context.route('**/*', (route) => {
     const url = new URL(route.request().url());
-    if (url.origin === origin) return route.continue();
+    if (url.origin === origin || others.includes(url.origin)) return route.continue();
     outside.push(url.href);
     return route.abort();
   });

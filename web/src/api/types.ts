@@ -66,3 +66,7 @@ export type TrendSeries = Schemas['TrendsSeries'];
 /** The whole secret only in the answers of create and rotate_secret; masked otherwise. */
 export type Webhook = AnswerOf<'webhooks_retrieve'>;
 export type WebhookDelivery = ItemOf<'webhooks_deliveries_list'>;
+
+/** What the sign-in page offers (`/api/login/methods/`). */
+export type LoginMethods = AnswerOf<'login_methods_retrieve'>;
+export type ResetLink = AnswerOf<'organizations_members_password_reset_link_create', 201>;

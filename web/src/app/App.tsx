@@ -3,7 +3,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Redirect, Route, Switch } from 'wouter';
 import { onUnauthenticated } from '../api/client.ts';
 import { isApiError } from '../api/errors.ts';
+import { ForgotPasswordPage } from '../auth/ForgotPasswordPage.tsx';
 import { OneTimeSignInPage } from '../auth/OneTimeSignInPage.tsx';
+import { ResetPasswordPage } from '../auth/ResetPasswordPage.tsx';
 import { SignInPage } from '../auth/SignInPage.tsx';
 import { SignupPage } from '../auth/SignupPage.tsx';
 import { Layout } from '../shell/Layout.tsx';
@@ -38,6 +40,8 @@ export function App() {
   return (
     <Switch>
       <Route path="/login/one-time" component={OneTimeSignInPage} />
+      <Route path="/forgot" component={ForgotPasswordPage} />
+      <Route path="/reset" component={ResetPasswordPage} />
       <Route path="/login">
         <Redirect to="/" />
       </Route>

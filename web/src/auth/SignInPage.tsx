@@ -3,7 +3,9 @@ import { useMutation } from '@tanstack/react-query';
 import { api } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
 import { useResetSession } from '../shell/session.ts';
-import { Button } from '../ui/Button.tsx';
+import { Button, buttonClass } from '../ui/Button.tsx';
+import { Link } from 'wouter';
+import { ssoErrorMessage, useLoginMethods } from './login-methods.ts';
 import { Field, Input } from '../ui/Field.tsx';
 import { Notice } from '../ui/Feedback.tsx';
 import { useDocumentTitle } from '../ui/Page.tsx';
@@ -20,6 +22,9 @@ function signInMessage(error: unknown): string {
 export function SignInPage() {
   useDocumentTitle('Sign in');
   const reset = useResetSession();
+  const methods = useLoginMethods();
+  const sso = methods.data?.sso ?? null;
+  const [ssoError] = useState(() => ssoErrorMessage(window.location.search));
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const signIn = useMutation({
@@ -34,6 +39,21 @@ export function SignInPage() {
   const generalError = error && !fieldError(error, 'email') && !fieldError(error, 'password') ? signInMessage(error) : null;
   return (
     <AuthCard title="Sign in to Bellwether">
+      {ssoError ? <Notice tone="error">{ssoError}</Notice> : null}
+      {sso ? (
+        <div className="stack">
+          {/* A navigation, not a request: the provider's pages come next. */}
+          <a className={`${buttonClass('primary')} sso-button`} href={sso.login_url}>
+            {sso.button_text}
+          </a>
+          {sso.enforced_domains.length ? (
+            <p className="muted small">Addresses at {sso.enforced_domains.join(', ')} sign in this way only.</p>
+          ) : null}
+          <p className="auth-divider">
+            <span>or with a password</span>
+          </p>
+        </div>
+      ) : null}
       <form className="stack" onSubmit={onSubmit} noValidate>
         {generalError ? <Notice tone="error">{generalError}</Notice> : null}
         <Field label="E-mail" error={fieldError(error, 'email')}>
@@ -46,9 +66,12 @@ export function SignInPage() {
             <Input {...control} type="password" name="password" autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.target.value)} />
           )}
         </Field>
-        <Button type="submit" variant="primary" loading={signIn.isPending} disabled={!email || !password}>
+        <Button type="submit" variant={sso ? 'secondary' : 'primary'} loading={signIn.isPending} disabled={!email || !password}>
           Sign in
         </Button>
+        <Link href="/forgot" className="auth-link">
+          Forgot password?
+        </Link>
       </form>
       <p className="muted auth-note">
         First start? Use the one-time sign-in link the server printed, or run <code>npm run sign-in-link</code> on the server.

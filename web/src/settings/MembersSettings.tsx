@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, fieldError, isApiError } from '../api/errors.ts';
-import type { Invite, Member, Paginated } from '../api/types.ts';
+import type { Invite, Member, Paginated, ResetLink } from '../api/types.ts';
 import { LEVEL_CHOICES, levelName, MEMBERSHIP_LEVELS, useOrganizationRights, type OrganizationRights } from '../shell/rights.ts';
 import { displayName, useMe, useResetSession } from '../shell/session.ts';
 import { formatDate } from '../lib/format.ts';
@@ -68,7 +68,12 @@ function InviteDialog({ orgId, rights, open, onClose }: { orgId: string; rights:
     >
       {invite.isSuccess ? (
         <>
-          <p>Send this link to {invite.data.target_email}. It lets them choose a password and join; it expires in a few days.</p>
+          <p>
+            {invite.data.emailing_attempt_made
+              ? `An e-mail with this link is on its way to ${invite.data.target_email}. You can also hand it over yourself.`
+              : `Send this link to ${invite.data.target_email}.`}{' '}
+            It lets them choose a password and join; it expires in a few days.
+          </p>
           <CopyField label="Invite link" value={invite.data.invite_url} />
         </>
       ) : (
@@ -93,6 +98,58 @@ function InviteDialog({ orgId, rights, open, onClose }: { orgId: string; rights:
   );
 }
 
+/** How the person signs in: single sign-on, a password, both, or neither yet (a sign-in link only). */
+export function signInMethods(member: Member): string {
+  if (member.has_social_auth && member.has_password) return 'SSO and password';
+  if (member.has_social_auth) return 'SSO';
+  if (member.has_password) return 'Password';
+  return 'No password yet';
+}
+
+function ResetLinkDialog({ orgId, member, onClose }: { orgId: string; member: Member | null; onClose: () => void }) {
+  const make = useMutation({
+    mutationFn: (target: Member) => api.post<ResetLink>(`/api/organizations/${orgId}/members/${target.user.uuid}/password_reset_link/`),
+  });
+  const close = () => {
+    make.reset();
+    onClose();
+  };
+  return (
+    <Dialog
+      open={member !== null}
+      onClose={close}
+      title={member ? `Password reset link for ${displayName(member.user)}` : ''}
+      footer={
+        make.isSuccess ? (
+          <Button variant="primary" onClick={close}>
+            Done
+          </Button>
+        ) : (
+          <>
+            <Button onClick={close}>Cancel</Button>
+            <Button variant="primary" loading={make.isPending} onClick={() => member && make.mutate(member)}>
+              Make link
+            </Button>
+          </>
+        )
+      }
+    >
+      {make.isSuccess ? (
+        <>
+          <p>Hand this link to {member?.user.email} yourself. It works once, within an hour, and signs them out everywhere else.</p>
+          <CopyField label="Reset link" value={make.data.url} />
+        </>
+      ) : (
+        <p>
+          The link lets whoever opens it set a new password for {member?.user.email} within an hour. Make it only for the person
+          themselves.
+        </p>
+      )}
+      {make.isError ? <Notice tone="error">{errorMessage(make.error)}</Notice> : null}
+    </Dialog>
+  );
+}
+
 function notAvailable(error: unknown): boolean {
   return isApiError(error) && (error.status === 404 || error.status === 405);
 }
@@ -104,6 +161,7 @@ export function MembersSettings() {
   const toast = useToast();
   const [inviting, setInviting] = useState(false);
   const [removing, setRemoving] = useState<Member | null>(null);
+  const [resetting, setResetting] = useState<Member | null>(null);
   const rights = useOrganizationRights();
   const canSeeInvites = rights.manageInvites === null;
   const asRule = (member: Member) => ({ level: member.level, isMe: member.user.uuid === me.uuid });
@@ -159,9 +217,14 @@ export function MembersSettings() {
 
   const owners = members.data.results.filter((member) => member.level === OWNER).length;
   const action = (member: Member) => (
-    <RestrictedButton size="sm" variant="ghost" reason={rights.remove(asRule(member), owners)} onClick={() => setRemoving(member)}>
-      {member.user.uuid === me.uuid ? 'Leave organization' : 'Remove'}
-    </RestrictedButton>
+    <div className="row-actions">
+      <RestrictedButton size="sm" variant="ghost" reason={rights.resetLink(asRule(member))} onClick={() => setResetting(member)}>
+        Make reset link
+      </RestrictedButton>
+      <RestrictedButton size="sm" variant="ghost" reason={rights.remove(asRule(member), owners)} onClick={() => setRemoving(member)}>
+        {member.user.uuid === me.uuid ? 'Leave organization' : 'Remove'}
+      </RestrictedButton>
+    </div>
   );
   const columns: Column<Member>[] = [
     {
@@ -174,6 +237,7 @@ export function MembersSettings() {
             {member.user.uuid === me.uuid ? <span className="muted"> (you)</span> : null}
           </strong>
           <span className="muted small break-anywhere">{member.user.email}</span>
+          <span className="muted small narrow-only">Signs in with: {signInMethods(member)}</span>
           {/* On a narrow window the action sits under the person instead of in a column of its own. */}
           <div className="narrow-only">{action(member)}</div>
         </div>
@@ -197,6 +261,7 @@ export function MembersSettings() {
         </Field>
       ),
     },
+    { key: 'sign-in', header: 'Signs in with', wideOnly: true, render: signInMethods },
     { key: 'joined', header: 'Joined', wideOnly: true, render: (member) => formatDate(member.joined_at) },
     { key: 'actions', header: <span className="visually-hidden">Actions</span>, align: 'right', wideOnly: true, render: action },
   ];
@@ -253,6 +318,7 @@ export function MembersSettings() {
         )}
       </Card>
       <InviteDialog orgId={org.id} rights={rights} open={inviting} onClose={() => setInviting(false)} />
+      <ResetLinkDialog orgId={org.id} member={resetting} onClose={() => setResetting(null)} />
       <Dialog
         open={removing !== null}
         onClose={closeRemoval}

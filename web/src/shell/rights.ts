@@ -12,6 +12,7 @@ import {
   MEMBERSHIP_LEVELS,
   projectAdminRefusal,
   removalRefusal,
+  resetLinkRefusal,
 } from '../../../src/accounts/members/levels.ts';
 import { useMe } from './session.ts';
 
@@ -46,6 +47,8 @@ export interface OrganizationRights {
   changeLevel(member: MemberRef, next?: number): string | null;
   /** Removing `member` (leaving, for oneself) while the organization has `owners` owners. */
   remove(member: MemberRef, owners: number): string | null;
+  /** Making a password reset link for `member`. */
+  resetLink(member: MemberRef): string | null;
 }
 
 export function organizationRights(membershipLevel: number | null | undefined): OrganizationRights {
@@ -61,6 +64,7 @@ export function organizationRights(membershipLevel: number | null | undefined): 
     remove: (member, owners) =>
       removalRefusal({ level, isTarget: member.isMe }, member.level) ??
       (member.level === MEMBERSHIP_LEVELS.owner ? lastOwnerRefusal(owners - 1, member.isMe) : null),
+    resetLink: (member) => resetLinkRefusal(level, member.level),
   };
 }
 

@@ -54,6 +54,77 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/login/methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How people can sign in here: single sign-on, password reset by e-mail */
+        get: operations["login_methods_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Forgot password: mails a single-use reset link (valid 1 hour) when the address has an account
+         * @description The same 204 whether the address has an account or not. Throttled like sign-in (429 with `Retry-After`). Without SMTP: 400 `email_not_configured` (an admin makes a reset link instead).
+         */
+        post: operations["reset_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/reset/complete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sets a new password with a reset link's token: ends every session of the person and signs this browser in */
+        post: operations["reset_complete_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/organizations/{organization_id}/members/{user_uuid}/password_reset_link": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Make a single-use password reset link (1 hour) for a member, to hand over (admins and owners; not for someone above them) */
+        post: operations["organizations_members_password_reset_link_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/users/@me": {
         parameters: {
             query?: never;
@@ -3142,6 +3213,142 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    login_methods_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Single sign-on, when configured. */
+                        sso: {
+                            /** @description OIDC_BUTTON_TEXT. */
+                            button_text: string;
+                            /** @description Where the button leads (a redirect to the provider). */
+                            login_url: string;
+                            /** @description With OIDC_ENFORCED: the e-mail domains that cannot use passwords. */
+                            enforced_domains: string[];
+                        } | null;
+                        /** @description SMTP is configured: "forgot password" mails a reset link. */
+                        password_reset_by_email: boolean;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reset_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    email: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Sent, if the address has an account. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    reset_complete_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the reset link (after `#token=`). */
+                    token: string;
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    organizations_members_password_reset_link_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id (a UUID), or `@current`. */
+                organization_id: string;
+                /** @description The member's user uuid. */
+                user_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        url: string;
+                        /** Format: date-time */
+                        expires_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     users_me_retrieve: {
         parameters: {
             query?: never;
@@ -3578,8 +3785,10 @@ export interface operations {
                             updated_at: string;
                             /** @description Always false: two-factor sign-in is not offered. */
                             is_2fa_enabled: boolean;
-                            /** @description Always false: people sign in with a password. */
+                            /** @description The person has signed in with single sign-on (OpenID Connect). */
                             has_social_auth: boolean;
+                            /** @description The person has a password (false: single sign-on or sign-in links only). */
+                            has_password: boolean;
                             /** Format: date-time */
                             last_login: string | null;
                         }[];
@@ -3663,8 +3872,10 @@ export interface operations {
                         updated_at: string;
                         /** @description Always false: two-factor sign-in is not offered. */
                         is_2fa_enabled: boolean;
-                        /** @description Always false: people sign in with a password. */
+                        /** @description The person has signed in with single sign-on (OpenID Connect). */
                         has_social_auth: boolean;
+                        /** @description The person has a password (false: single sign-on or sign-in links only). */
+                        has_password: boolean;
                         /** Format: date-time */
                         last_login: string | null;
                     };
@@ -3712,7 +3923,7 @@ export interface operations {
                             id: string;
                             target_email: string;
                             first_name: string;
-                            /** @description Always false: invites are not e-mailed; hand over `invite_url`. */
+                            /** @description The invite was mailed (SMTP configured and `send_email` not false); else hand over `invite_url`. */
                             emailing_attempt_made: boolean;
                             /** @description PostHog numbers levels: 1 member, 8 admin, 15 owner. */
                             level: number;
@@ -3724,7 +3935,7 @@ export interface operations {
                             /** Format: date-time */
                             updated_at: string;
                             /**
-                             * @description Always null: there is no e-mail to carry a message.
+                             * @description Always null: a message is not kept.
                              * @enum {object|null}
                              */
                             message: never | null;
@@ -3760,7 +3971,7 @@ export interface operations {
                     level?: number;
                     /** @description Accepted and not kept. */
                     message?: string | null;
-                    /** @description Accepted; no e-mail is sent. */
+                    /** @description With SMTP configured, the invite is mailed unless this is false. */
                     send_email?: boolean;
                 };
             };
@@ -3777,7 +3988,7 @@ export interface operations {
                         id: string;
                         target_email: string;
                         first_name: string;
-                        /** @description Always false: invites are not e-mailed; hand over `invite_url`. */
+                        /** @description The invite was mailed (SMTP configured and `send_email` not false); else hand over `invite_url`. */
                         emailing_attempt_made: boolean;
                         /** @description PostHog numbers levels: 1 member, 8 admin, 15 owner. */
                         level: number;
@@ -3789,7 +4000,7 @@ export interface operations {
                         /** Format: date-time */
                         updated_at: string;
                         /**
-                         * @description Always null: there is no e-mail to carry a message.
+                         * @description Always null: a message is not kept.
                          * @enum {object|null}
                          */
                         message: never | null;
