@@ -27,6 +27,7 @@ import { eventDefinitionsScenario } from './scenarios/event-definitions.ts';
 import { flagCpuScenario } from './scenarios/flag-cpu.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
+import { hotScenario } from './scenarios/hot.ts';
 import { hostileRegexScenario } from './scenarios/hostile-regex.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
@@ -52,6 +53,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   workers: workersScenario,
   'flag-cpu': flagCpuScenario,
   'three-process': threeProcessScenario,
+  hot: hotScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

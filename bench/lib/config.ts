@@ -92,6 +92,7 @@ const ALIASES: Record<string, ScenarioName> = {
   workers: 'workers',
   'flag-cpu': 'flag-cpu',
   'three-process': 'three-process',
+  hot: 'hot',
 };
 
 function scenarios(): ScenarioName[] {

@@ -44,7 +44,7 @@ export interface BellwetherTarget extends Target {
  * Our service as it runs in production: its own process (`node --import tsx src/main.ts`; one
  * worker unless `options.workers`), an external PostgreSQL, logging at warn in plain JSON.
  */
-export async function startBellwether(adminDatabaseUrl: string, options: { workers?: number } = {}): Promise<BellwetherTarget> {
+export async function startBellwether(adminDatabaseUrl: string, options: { workers?: number; root?: string } = {}): Promise<BellwetherTarget> {
   const database: BenchDatabase = await createBenchDatabase(adminDatabaseUrl, 'bellwether');
   let service: ServiceProcess | null = null;
   const stop = async () => {
@@ -57,7 +57,7 @@ export async function startBellwether(adminDatabaseUrl: string, options: { worke
   const apiKey = `phx_bench_${randomBytes(24).toString('base64url')}`;
   const headers = { authorization: `Bearer ${apiKey}` };
   const launch = async (): Promise<BellwetherTarget> => {
-    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1);
+    const { baseUrl, process: running } = await spawnBellwether(database.url, apiKey, options.workers ?? 1, 'Bellwether', options.root);
     service = running;
     await verifyAuthentication(baseUrl, headers);
     const target = bellwetherTarget(baseUrl, headers, { pid: running.pid, databaseName: database.name, output: running.output }, stop);
@@ -79,7 +79,13 @@ export async function startBellwether(adminDatabaseUrl: string, options: { worke
 }
 
 /** One server process on `databaseUrl` with `apiKey`, once `/_health` answers. */
-async function spawnBellwether(databaseUrl: string, apiKey: string, workers: number, name = 'Bellwether'): Promise<{ baseUrl: string; process: ServiceProcess }> {
+async function spawnBellwether(
+  databaseUrl: string,
+  apiKey: string,
+  workers: number,
+  name = 'Bellwether',
+  root = REPO_ROOT,
+): Promise<{ baseUrl: string; process: ServiceProcess }> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const running = await spawnService({
@@ -87,7 +93,8 @@ async function spawnBellwether(databaseUrl: string, apiKey: string, workers: num
     command: process.execPath,
     // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: profiling the server under load.
     args: [...serverNodeArgs(), '--import', 'tsx', 'src/main.ts'],
-    cwd: REPO_ROOT,
+    // `root`: another checkout (e.g. main's, for a before/after in one run) using this one's node_modules.
+    cwd: root,
     env: {
       DATABASE_URL: databaseUrl,
       PORT: String(port),
