@@ -11,7 +11,8 @@
  *   with a `node_modules` symlink to this one's), started the same way on its own database;
  * - the ceiling (bench/peers/ceiling.mjs): one plain `node:http` process that reads and
  *   `JSON.parse`s the request body and writes the same answer bytes this checkout sent.
- * The table gives req/s, p50/p99 and each server's ratio to the ceiling of the same run.
+ * The table gives req/s, p50/p99, each server's ratio to the ceiling of the same run and the server's
+ * CPU time per request (steadier than req/s when other work shares the cores).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -139,7 +140,7 @@ export const hotScenario: Scenario = {
         }
       }
       const ceilingName = servers[servers.length - 1].name;
-      const rows = [['request', 'server', 'req/s', 'p50 / p99 ms', 'B per answer', 'ratio to ceiling', 'other work %']];
+      const rows = [['request', 'server', 'req/s', 'p50 / p99 ms', 'B per answer', 'ratio to ceiling', 'server CPU µs per request', 'other work %']];
       for (const operation of operations) {
         const top = results[operation.id][ceilingName].requestsPerSecond;
         for (const server of servers) {
@@ -151,6 +152,7 @@ export const hotScenario: Scenario = {
             `${r.latencyMs.p50} / ${r.latencyMs.p99}`,
             `${r.bytesPerResponse}`,
             (r.requestsPerSecond / top).toFixed(2),
+            r.cpu ? `${Math.round(((r.cpu.serverPercent / 100) * r.cpu.cores * 1e6) / r.requestsPerSecond)}` : '?',
             r.cpu ? `${r.cpu.foreignPercent}` : '?',
           ]);
         }
