@@ -30,6 +30,7 @@ import { experimentsScenario } from './scenarios/experiments.ts';
 import { flagCpuScenario } from './scenarios/flag-cpu.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
+import { hotScenario } from './scenarios/hot.ts';
 import { hostileRegexScenario } from './scenarios/hostile-regex.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
@@ -60,6 +61,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   webhooks: webhooksScenario,
   'read-your-writes': readYourWritesScenario,
   experiments: experimentsScenario,
+  hot: hotScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

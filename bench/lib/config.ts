@@ -97,6 +97,7 @@ const ALIASES: Record<string, ScenarioName> = {
   experiment: 'experiments',
   'three-process': 'three-process',
   webhooks: 'webhooks',
+  hot: 'hot',
 };
 
 function scenarios(): ScenarioName[] {

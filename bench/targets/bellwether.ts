@@ -98,6 +98,7 @@ async function spawnBellwether(
     command: process.execPath,
     // BENCH_SERVER_NODE_ARGS, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`: profiling the server under load.
     args: [...serverNodeArgs(), '--import', 'tsx', 'src/main.ts'],
+    // `root`: another checkout (e.g. main's, for a before/after in one run) using this one's node_modules.
     cwd: root,
     env: {
       DATABASE_URL: databaseUrl,

@@ -7,13 +7,13 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { defineArea } from '../kernel/area.ts';
+import { PACKAGE_ROOT } from '../kernel/package-root.ts';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from './headers.ts';
 
-export const DEFAULT_CONSOLE_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
+export const DEFAULT_CONSOLE_DIR = path.join(PACKAGE_ROOT, 'web', 'dist');
 
 /** Paths the console may serve as files: plain names, no dot segments (nothing hidden, no `..`). */
 const SERVABLE = /^(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*$/;

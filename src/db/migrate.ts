@@ -1,9 +1,9 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { PACKAGE_ROOT } from '../kernel/package-root.ts';
 import { createPool, type Pool } from './pool.ts';
 
-const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');
 // Any constant works; it only has to be the same for every process sharing the database.
 const MIGRATION_LOCK_ID = 727_001;
 

@@ -14,7 +14,7 @@ import { dependencyChains, type CohortDefinition, type EvaluationFlag, type Prop
 import { FlagIndex } from '../evaluation/dependencies.ts';
 import { simpleRolloutPercentage } from '../flags/derive.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import { weakEtag } from '../kernel/http/etag.ts';
+import { StoredBody } from '../kernel/http/etag.ts';
 import type { FlagFilters, FlagGroup, FlagProperty } from '../targeting/types.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
 import type { LiveFlag } from './live-flag.ts';
@@ -25,12 +25,6 @@ export interface DefinitionsSource {
   evaluationFlags: readonly EvaluationFlag[];
   cohorts: ReadonlyMap<number, CohortDefinition>;
   groupTypeMapping: Readonly<Record<number, string>>;
-}
-
-export interface RenderedDefinitions {
-  json: string;
-  /** `W/"<hash of json>"`. */
-  etag: string;
 }
 
 /** `both` and `all` mean the same; SDKs are told `all`. */
@@ -138,8 +132,8 @@ export function definitionsBody(view: DefinitionsSource, sendCohorts: boolean): 
   };
 }
 
-export function renderDefinitions(view: DefinitionsSource, sendCohorts: boolean): RenderedDefinitions {
-  const json = JSON.stringify(definitionsBody(view, sendCohorts));
-  return { json, etag: weakEtag(json) };
+/** The body as served: UTF-8 bytes, ETag and (made once, when first asked) gzip. */
+export function renderDefinitions(view: DefinitionsSource, sendCohorts: boolean): StoredBody {
+  return new StoredBody(JSON.stringify(definitionsBody(view, sendCohorts)));
 }
 

@@ -1,13 +1,14 @@
 /**
  * One project as the SDK endpoints see it, built once per change and shared by every request: its
  * live flags in the engine's form, its cohorts and group types, what a person load must read
- * (static cohorts in use, experience continuity), and the definitions bodies (rendered on first use).
+ * (static cohorts in use, experience continuity), and the definitions bodies (rendered on first use, gzipped once).
  */
 import { FlagSet, type CohortDefinition, type EvaluationFlag } from '../evaluation/index.ts';
 import { displayFilters } from '../flags/derive.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { cohortClosure, cohortIdOf } from './cohorts.ts';
-import { renderDefinitions, type RenderedDefinitions } from './definitions.ts';
+import type { StoredBody } from '../kernel/http/etag.ts';
+import { renderDefinitions } from './definitions.ts';
 import { DetailFragments } from './detail-fragments.ts';
 import type { LiveFlag } from './live-flag.ts';
 
@@ -56,7 +57,7 @@ export class ProjectView {
   readonly staticCohortIds: readonly number[];
   /** Active live flags that keep experience continuity (hash-key overrides). */
   readonly continuityKeys: readonly string[];
-  private readonly rendered = new Map<boolean, RenderedDefinitions>();
+  private readonly rendered = new Map<boolean, StoredBody>();
   private readonly byRuntime = new Map<Runtime, readonly LiveFlag[]>();
 
   constructor(
@@ -83,7 +84,7 @@ export class ProjectView {
   }
 
   /** The body of `GET /flags/definitions` (and local_evaluation), rendered once. */
-  definitions(sendCohorts: boolean): RenderedDefinitions {
+  definitions(sendCohorts: boolean): StoredBody {
     let rendered = this.rendered.get(sendCohorts);
     if (!rendered) {
       rendered = renderDefinitions(this, sendCohorts);

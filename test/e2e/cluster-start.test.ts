@@ -1,4 +1,4 @@
-// `npm start` with WORKERS=2 on the embedded PostgreSQL: one primary (database, migrations, the
+// `npm start` (the compiled dist/server.mjs) with WORKERS=2 on the embedded PostgreSQL: one primary (database, migrations, the
 // printed key) and two workers sharing the port; a worker that dies is replaced; SIGTERM to the
 // process `npm start` created stops the workers, then PostgreSQL, and leaves nothing running.
 import assert from 'node:assert/strict';
@@ -27,7 +27,7 @@ function postgresPid(): number {
 function serviceProcesses(npmPid: number): { primary: number; workers: number[] } {
   const nodes = descendants(npmPid).filter((pid) => {
     try {
-      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('src/main.ts');
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server.mjs');
     } catch {
       return false;
     }

@@ -98,7 +98,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: () => string): Pr
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-/** `node --import tsx src/main.ts` (what `npm start` runs) from the repository root. */
+/** `node --import tsx src/main.ts` from the repository root: the sources `npm start` runs compiled (dist/server.mjs). */
 async function startService(extraEnv: Record<string, string> = {}): Promise<Service> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', WORKERS: '1', ...extraEnv };
   if (!('DATABASE_URL' in extraEnv)) delete env.DATABASE_URL;

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
 import { createFlag, insertCohort, notifyChange, patchFlag, startSdkApp, type Json, type SdkTestApp } from './support.ts';
 import { insertProject } from '../../src/accounts/projects/store.ts';
@@ -138,6 +139,37 @@ describe('flag definitions', () => {
     assert.equal(changed.statusCode, 200);
     assert.notEqual(changed.headers.etag, etag);
     assert.equal(changed.json().flags[0].filters.groups[0].rollout_percentage, 40);
+  });
+
+  test('Accept-Encoding: gzip → the same bytes gzipped once per version, with the same ETag; others get them plain', async () => {
+    const url = PATHS()[0];
+    const plain = await get(url, {}, t.key);
+    assert.ok(plain.rawPayload.length >= 1024, 'the test body is large enough to be compressed');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.headers.vary, 'accept-encoding');
+    // The first gzip-accepting request starts the compression (off the event loop); the answers after it are gzipped.
+    const zipped = await eventually(
+      'a gzipped answer',
+      () => get(url, { 'accept-encoding': 'br, gzip;q=0.8' }, t.key),
+      (response) => response.headers['content-encoding'] === 'gzip',
+    );
+    assert.equal(zipped.statusCode, 200);
+    assert.equal(zipped.headers.etag, plain.headers.etag);
+    assert.ok(zipped.rawPayload.length < plain.rawPayload.length);
+    assert.deepEqual(gunzipSync(zipped.rawPayload), plain.rawPayload);
+    const again = await get(url, { 'accept-encoding': 'gzip' }, t.key);
+    assert.deepEqual(again.rawPayload, zipped.rawPayload);
+    assert.equal((await get(url, { 'accept-encoding': 'gzip;q=0, deflate' }, t.key)).headers['content-encoding'], undefined);
+    assert.equal((await get(url, { 'accept-encoding': 'gzip', 'if-none-match': String(plain.headers.etag) }, t.key)).statusCode, 304);
+
+    await patchFlag(t, ids.base, { name: 'Base renamed for gzip' });
+    const changed = await eventually(
+      'the new version gzipped',
+      () => get(url, { 'accept-encoding': 'gzip' }, t.key),
+      (response) => response.headers['content-encoding'] === 'gzip',
+    );
+    assert.notEqual(changed.headers.etag, plain.headers.etag);
+    assert.match(gunzipSync(changed.rawPayload).toString(), /Base renamed for gzip/);
   });
 
   test('cohort and group-type changes heard as notices refresh the definitions', async () => {

@@ -1,11 +1,14 @@
 /** Entity tags for bodies rendered once and served many times (SDK definitions, OFREP, the survey feed). */
 import { createHash } from 'node:crypto';
+import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+/** Smaller bodies are sent as they are: gzip would save a few bytes for its own work. */
+const MIN_GZIP_BYTES = 1024;
 
 /** `W/"<hash of the body>"`. */
-export function weakEtag(body: string): string {
+export function weakEtag(body: string | Buffer): string {
   return `W/"${createHash('sha256').update(body).digest('hex').slice(0, 32)}"`;
 }
 
@@ -17,20 +20,73 @@ export function etagMatches(header: string | undefined, etag: string): boolean {
   return header.split(',').some((candidate) => candidate.trim() === '*' || opaque(candidate) === wanted);
 }
 
+/** Whether an `Accept-Encoding` header takes gzip (any `gzip` token not refused with `q=0`). */
+export function acceptsGzip(header: string | string[] | undefined): boolean {
+  if (header === undefined) return false;
+  const text = Array.isArray(header) ? header.join(',') : header;
+  if (!text.includes('gzip')) return false;
+  return text.split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    if (coding.trim() !== 'gzip') return false;
+    const q = params.map((param) => param.trim()).find((param) => param.startsWith('q='));
+    return q === undefined || Number(q.slice(2)) > 0;
+  });
+}
+
+/**
+ * A body rendered once and served many times: its UTF-8 bytes and ETag, and its gzip made once, off
+ * the event loop (zlib's thread pool), on the first request that accepts it; requests arriving
+ * before it is ready get the plain bytes.
+ */
+export class StoredBody {
+  readonly bytes: Buffer;
+  readonly etag: string;
+  private gzipped: Buffer | null = null;
+  private compressing = false;
+
+  constructor(text: string) {
+    this.bytes = Buffer.from(text, 'utf8');
+    this.etag = weakEtag(this.bytes);
+  }
+
+  get compressible(): boolean {
+    return this.bytes.length >= MIN_GZIP_BYTES;
+  }
+
+  /** The gzip of the bytes when made; starts making it on the first call. */
+  gzip(): Buffer | null {
+    if (this.gzipped === null && !this.compressing && this.compressible) {
+      this.compressing = true;
+      gzip(this.bytes, (error, result) => {
+        if (error) this.compressing = false;
+        else this.gzipped = result;
+      });
+    }
+    return this.gzipped;
+  }
+}
+
 /**
  * Sends an already serialised body with its ETag, for clients to revalidate every time
- * (`private, must-revalidate`), or a 304 when `If-None-Match` names that tag. The route's response
- * schema still documents the shape; the serializer is bypassed.
+ * (`private, must-revalidate`), or a 304 when `If-None-Match` names that tag. A `StoredBody` goes
+ * gzipped to clients that accept gzip (once it is compressed). The route's response schema still
+ * documents the shape; the serializer is bypassed.
  */
 export function sendRevalidated(
   request: FastifyRequest,
   reply: FastifyReply,
-  body: string,
-  etag: string,
+  body: string | StoredBody,
+  etag: string = typeof body === 'string' ? weakEtag(body) : body.etag,
   contentType: string = JSON_CONTENT_TYPE,
 ): FastifyReply {
   reply.header('etag', etag).header('cache-control', 'private, must-revalidate');
+  const stored = typeof body === 'string' ? null : body;
+  if (stored?.compressible) reply.header('vary', 'accept-encoding');
   const ifNoneMatch = request.headers['if-none-match'];
   if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return reply.code(304).send();
-  return reply.header('content-type', contentType).send(body);
+  reply.header('content-type', contentType);
+  if (stored === null) return reply.send(body);
+  const gzipped = stored.compressible && acceptsGzip(request.headers['accept-encoding']) ? stored.gzip() : null;
+  if (gzipped !== null) return reply.header('content-encoding', 'gzip').send(gzipped);
+  return reply.send(stored.bytes);
 }

@@ -3,8 +3,9 @@
  * `GET /flags/definitions` (posthog-node ≥ 5.29.4), `GET /api/feature_flag/local_evaluation`
  * (older SDKs) and the project's `GET /api/projects/{project_id}/feature_flags/local_evaluation`.
  *
- * Served from the project's cached view: the JSON and its ETag are rendered once per change, so a
- * poll costs no query. `If-None-Match` naming the current ETag → 304 with no body.
+ * Served from the project's cached view: the JSON bytes, their ETag and their gzip are made once per
+ * change, so a poll costs no query and no serialisation or compression. `If-None-Match` naming the
+ * current ETag → 304 with no body; `Accept-Encoding: gzip` → the gzipped bytes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendRevalidated } from '../../kernel/http/etag.ts';
@@ -27,8 +28,7 @@ async function serve(deps: SdkDeps, request: FastifyRequest, reply: FastifyReply
   const projectId = await deps.auth.definitionsProject(request, pathProject);
   const query = (request.query ?? {}) as Record<string, unknown>;
   const sendCohorts = 'send_cohorts' in query && queryFlag(query.send_cohorts);
-  const rendered = (await deps.cache.view(projectId)).definitions(sendCohorts);
-  return sendRevalidated(request, reply, rendered.json, rendered.etag);
+  return sendRevalidated(request, reply, (await deps.cache.view(projectId)).definitions(sendCohorts));
 }
 
 function schema(summary: string, withProject: boolean) {

@@ -1,4 +1,4 @@
-/** Starting the service as `npm start` does (`node --import tsx src/main.ts`) in end-to-end tests. */
+/** Starting the service in end-to-end tests: its sources through tsx (`npm start` runs them compiled, dist/server.mjs), or a given command. */
 import assert from 'node:assert/strict';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
