@@ -11,11 +11,12 @@ import { flags } from './flags/plugin.ts';
 import { createServer, kernel, type KernelOptions, type ServerOptions } from './kernel/plugin.ts';
 import { openApi } from './openapi/plugin.ts';
 import { publicSurface } from './public/plugin.ts';
+import { scheduledChanges, type ScheduledChangesOptions } from './scheduled-changes/plugin.ts';
 import { sdk, type SdkOptions } from './sdk/plugin.ts';
 import { surveys, type SurveysOptions } from './surveys/plugin.ts';
 
 /** Each part declares the options it takes. */
-export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & ConsoleOptions;
+export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & ConsoleOptions & ScheduledChangesOptions;
 
 export type App = FastifyInstance;
 
@@ -31,6 +32,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(accounts, options);
   await app.register(publicSurface);
   await app.register(flags);
+  await app.register(scheduledChanges, options);
   await app.register(cohorts);
   await app.register(dashboards);
   await app.register(ingestion);

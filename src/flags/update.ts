@@ -14,6 +14,7 @@ import type { FlagWriteBody } from './schemas.ts';
 import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
 import type { UserSummary } from '../accounts/users/user-summary.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
+import type { ActivityTrigger } from './activity.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';
 import { applyPlainFields } from './write-fields.ts';
@@ -28,6 +29,8 @@ export interface UpdateRequest {
   ifMatch: number | '*' | null;
   /** A unit already open that this update joins (a copy writing cohorts and the flag together). */
   within?: UnitOfWork;
+  /** The job making this change for `actor` (a scheduled change). */
+  trigger?: ActivityTrigger;
 }
 
 
@@ -112,7 +115,7 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       await linkDashboards(client, flagId, dashboards);
       const linked = [...new Set([...before.analytics_dashboards, ...dashboards])].sort((a, b) => a - b);
       const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: linked };
-      await commitFlagWrite(deps, unit, { before, after, actorId: actor.id });
+      await commitFlagWrite(deps, unit, { before, after, actorId: actor.id, trigger: request.trigger });
       return after;
     }, { retry: true, within: request.within });
   } catch (error) {

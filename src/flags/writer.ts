@@ -5,7 +5,7 @@
  * cache, holding the new version, does not read the flag back).
  */
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { recordFlagActivity } from './activity.ts';
+import { recordFlagActivity, type ActivityTrigger } from './activity.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
 
@@ -20,12 +20,14 @@ export interface FlagWrite {
    * dashboard's link): every cache reads the flag back.
    */
   versioned?: boolean;
+  /** The job that made the change (its activity entry's `detail.trigger`). */
+  trigger?: ActivityTrigger;
 }
 
 export async function commitFlagWrite(deps: Pick<FlagWriteDeps, 'bus' | 'flagCache'>, unit: UnitOfWork, write: FlagWrite): Promise<void> {
   const { before, after } = write;
   const versioned = write.versioned !== false;
-  if (versioned) await recordFlagActivity(unit.client, before, after, write.actorId);
+  if (versioned) await recordFlagActivity(unit.client, before, after, write.actorId, write.trigger ?? null);
   unit.afterCommit(() => deps.flagCache.put(after));
   await deps.bus.publish(unit, { kind: 'flag', projectId: after.project_id, id: after.id, ...(versioned ? { version: after.version } : {}) });
 }

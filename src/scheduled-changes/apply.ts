@@ -1,0 +1,98 @@
+/**
+ * Claims one due scheduled change and applies it, in one unit of work: the claim (a row lock,
+ * other nodes skip it), the flag write through the flags writer (as the schedule's creator, the
+ * activity entry naming the schedule as its trigger) and the row's bookkeeping commit together, so
+ * a change is applied exactly once. A failed flag write is rolled back to a savepoint and the
+ * failure is recorded on the same transaction (its effects are dropped with it).
+ */
+import type { UnitOfWork, Effect } from '../db/unit-of-work.ts';
+import { findFlag } from '../flags/store.ts';
+import { updateFlagById } from '../flags/update.ts';
+import type { FlagWriteDeps } from '../flags/write-deps.ts';
+import { PermanentChangeError, retryDelayMs, storedFailure } from './failure.ts';
+import { flagEditFor } from './operations.ts';
+import { nextRunAfter } from './recurrence.ts';
+import { advanceRecurring, claimDue, findUser, markExecuted, recordFailure, type ScheduleRow } from './store.ts';
+
+export const FEATURE_FLAG_MODEL = 'FeatureFlag';
+export const JOB_TYPE = 'scheduled_change';
+const FLAG_MISSING = 'FeatureFlag matching query does not exist.';
+
+export type Outcome = 'applied' | 'failed' | 'retrying' | 'ended';
+
+export interface RunResult {
+  id: string;
+  outcome: Outcome;
+  /** Occurrences of a recurring change that were due but stepped over (not run). */
+  missed: number;
+}
+
+async function applyToFlag(deps: FlagWriteDeps, unit: UnitOfWork, row: ScheduleRow): Promise<void> {
+  if (row.model_name !== FEATURE_FLAG_MODEL || !/^\d{1,10}$/.test(row.record_id)) throw new PermanentChangeError(FLAG_MISSING);
+  const flagId = Number(row.record_id);
+  const flag = await findFlag(unit.client, row.project_id, flagId, true);
+  if (flag === null || flag.deleted) throw new PermanentChangeError(FLAG_MISSING);
+  const body = flagEditFor(flag, row.payload);
+  const creatorId = row.created_by_id ?? flag.created_by_id;
+  const actor = creatorId === null ? null : await findUser(unit.client, creatorId);
+  if (actor === null) throw new PermanentChangeError('User matching query does not exist.');
+  await updateFlagById(deps, {
+    projectId: row.project_id,
+    flagId,
+    viewer: { userId: actor.id, organizationLevel: null },
+    actor,
+    body,
+    ifMatch: null,
+    within: unit,
+    trigger: { job_type: JOB_TYPE, job_id: String(row.id), payload: { scheduled_change_id: Number(row.id) } },
+  });
+}
+
+/** Runs the flag write on a savepoint: on failure the write and its collected effects are gone, the transaction lives on. */
+async function onSavepoint(unit: UnitOfWork, work: (inner: UnitOfWork) => Promise<void>): Promise<unknown> {
+  const effects: Effect[] = [];
+  const inner: UnitOfWork = { client: unit.client, afterCommit: (effect) => effects.push(effect) };
+  await unit.client.query('SAVEPOINT scheduled_change');
+  try {
+    await work(inner);
+  } catch (error) {
+    await unit.client.query('ROLLBACK TO SAVEPOINT scheduled_change');
+    return error ?? new Error('failed');
+  }
+  await unit.client.query('RELEASE SAVEPOINT scheduled_change');
+  for (const effect of effects) unit.afterCommit(effect);
+  return null;
+}
+
+async function afterSuccess(unit: UnitOfWork, row: ScheduleRow, now: Date): Promise<RunResult> {
+  if (!row.is_recurring) {
+    await markExecuted(unit.client, row.id, now, false);
+    return { id: row.id, outcome: 'applied', missed: 0 };
+  }
+  const next = nextRunAfter(row, row.scheduled_at, now);
+  if (next.at === null || (row.end_date !== null && next.at.getTime() > row.end_date.getTime())) {
+    await markExecuted(unit.client, row.id, now, true);
+  } else {
+    await advanceRecurring(unit.client, row.id, now, next.at);
+  }
+  return { id: row.id, outcome: 'applied', missed: next.missed };
+}
+
+async function afterFailure(unit: UnitOfWork, row: ScheduleRow, now: Date, error: unknown): Promise<RunResult> {
+  const failure = storedFailure(error, row.failure_count + 1);
+  const retryAt = failure.will_retry ? new Date(now.getTime() + retryDelayMs(failure.retry_count)) : null;
+  await recordFailure(unit.client, row.id, JSON.stringify(failure), failure.will_retry ? null : now, retryAt);
+  return { id: row.id, outcome: failure.will_retry ? 'retrying' : 'failed', missed: 0 };
+}
+
+/** The next due change at `now`, applied (or its failure recorded); null when none is due. */
+export async function runNextDue(deps: FlagWriteDeps, unit: UnitOfWork, now: Date): Promise<RunResult | null> {
+  const row = await claimDue(unit.client, now);
+  if (row === null) return null;
+  if (row.is_recurring && row.end_date !== null && row.end_date.getTime() <= now.getTime()) {
+    await markExecuted(unit.client, row.id, now, false);
+    return { id: row.id, outcome: 'ended', missed: 0 };
+  }
+  const error = await onSavepoint(unit, (inner) => applyToFlag(deps, inner, row));
+  return error === null ? afterSuccess(unit, row, now) : afterFailure(unit, row, now, error);
+}
