@@ -21,7 +21,7 @@ const FLAG_MISSING = 'FeatureFlag matching query does not exist.';
 export type Outcome = 'applied' | 'failed' | 'retrying' | 'ended';
 
 export interface RunResult {
-  id: string;
+  id: number;
   outcome: Outcome;
   /** Occurrences of a recurring change that were due but stepped over (not run). */
   missed: number;
@@ -44,7 +44,7 @@ async function applyToFlag(deps: FlagWriteDeps, unit: UnitOfWork, row: ScheduleR
     body,
     ifMatch: null,
     within: unit,
-    trigger: { job_type: JOB_TYPE, job_id: String(row.id), payload: { scheduled_change_id: Number(row.id) } },
+    trigger: { job_type: JOB_TYPE, job_id: String(row.id), payload: { scheduled_change_id: row.id } },
   });
 }
 

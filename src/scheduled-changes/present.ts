@@ -6,7 +6,7 @@ import type { ScheduleRow } from './store.ts';
 
 export function presentSchedule(row: ScheduleRow): Static<typeof ScheduleResponse> {
   return {
-    id: Number(row.id),
+    id: row.id,
     team_id: row.project_id,
     record_id: row.record_id,
     model_name: row.model_name,

@@ -12,10 +12,10 @@ import { findSchedule, listSchedules } from './store.ts';
 
 const TAGS = ['feature_flags'];
 
-/** A path id that is not a positive 64-bit integer names no schedule. */
-function parseScheduleId(raw: string): string {
-  if (!/^\d{1,18}$/.test(raw)) throw notFound();
-  return String(BigInt(raw));
+/** A path id that is not a positive integer (within the safe range) names no schedule. */
+function parseScheduleId(raw: string): number {
+  if (!/^\d{1,15}$/.test(raw)) throw notFound();
+  return Number(raw);
 }
 
 /** `/api/projects/:project_id/scheduled_changes`: PostHog's scheduled changes of feature flags. */

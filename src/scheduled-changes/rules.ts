@@ -75,7 +75,7 @@ export async function createSchedule(units: UnitsOfWork, projectId: number, user
 
 const canonical = (recordId: string) => (/^\d{1,10}$/.test(recordId) ? String(Number(recordId)) : recordId);
 
-export async function updateSchedule(units: UnitsOfWork, projectId: number, id: string, raw: Record<string, unknown>, partial: boolean): Promise<ScheduleRow> {
+export async function updateSchedule(units: UnitsOfWork, projectId: number, id: number, raw: Record<string, unknown>, partial: boolean): Promise<ScheduleRow> {
   return units.run(async ({ client }) => {
     const stored = await findSchedule(client, projectId, id, true);
     if (stored === null) throw notFound();
@@ -104,7 +104,7 @@ export async function updateSchedule(units: UnitsOfWork, projectId: number, id: 
   }, { retry: true });
 }
 
-export async function removeSchedule(units: UnitsOfWork, projectId: number, id: string): Promise<void> {
+export async function removeSchedule(units: UnitsOfWork, projectId: number, id: number): Promise<void> {
   const deleted = await units.run(({ client }) => deleteSchedule(client, projectId, id));
   if (!deleted) throw notFound();
 }

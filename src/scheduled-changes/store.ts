@@ -4,7 +4,8 @@ import { userSummarySql, type UserSummary } from '../accounts/users/user-summary
 import type { RecurrenceInterval } from './recurrence.ts';
 
 export interface ScheduleRow {
-  id: string;
+  /** bigint; the pool reads int8 as a number. */
+  id: number;
   project_id: number;
   record_id: string;
   model_name: string;
@@ -39,8 +40,8 @@ export interface ScheduleFields {
 
 const SELECT = `SELECT s.*, ${userSummarySql('u')} AS created_by FROM scheduled_changes s LEFT JOIN users u ON u.id = s.created_by_id`;
 
-export async function insertSchedule(db: Queryable, projectId: number, userId: number, timezone: string, fields: ScheduleFields): Promise<string> {
-  const { rows } = await db.query<{ id: string }>(
+export async function insertSchedule(db: Queryable, projectId: number, userId: number, timezone: string, fields: ScheduleFields): Promise<number> {
+  const { rows } = await db.query<{ id: number }>(
     `INSERT INTO scheduled_changes (project_id, record_id, model_name, payload, scheduled_at, is_recurring, recurrence_interval, cron_expression, end_date, created_by_id, timezone)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id`,
     [projectId, fields.record_id, fields.model_name, JSON.stringify(fields.payload), fields.scheduled_at, fields.is_recurring, fields.recurrence_interval, fields.cron_expression, fields.end_date, userId, timezone],
@@ -48,7 +49,7 @@ export async function insertSchedule(db: Queryable, projectId: number, userId: n
   return rows[0].id;
 }
 
-export async function updateScheduleFields(db: Queryable, id: string, fields: ScheduleFields): Promise<void> {
+export async function updateScheduleFields(db: Queryable, id: number, fields: ScheduleFields): Promise<void> {
   await db.query(
     `UPDATE scheduled_changes SET record_id = $2, payload = $3, scheduled_at = $4, is_recurring = $5, recurrence_interval = $6,
        cron_expression = $7, end_date = $8, retry_at = NULL, updated_at = now() WHERE id = $1`,
@@ -56,7 +57,7 @@ export async function updateScheduleFields(db: Queryable, id: string, fields: Sc
   );
 }
 
-export async function findSchedule(db: Queryable, projectId: number, id: string, forUpdate = false): Promise<ScheduleRow | null> {
+export async function findSchedule(db: Queryable, projectId: number, id: number, forUpdate = false): Promise<ScheduleRow | null> {
   const { rows } = await db.query<ScheduleRow>(`${SELECT} WHERE s.project_id = $1 AND s.id = $2${forUpdate ? ' FOR UPDATE OF s' : ''}`, [projectId, id]);
   return rows[0] ?? null;
 }
@@ -77,7 +78,7 @@ export async function listSchedules(db: Queryable, projectId: number, filter: Sc
   return { count: Number(count.rows[0].count), rows };
 }
 
-export async function deleteSchedule(db: Queryable, projectId: number, id: string): Promise<boolean> {
+export async function deleteSchedule(db: Queryable, projectId: number, id: number): Promise<boolean> {
   const { rowCount } = await db.query('DELETE FROM scheduled_changes WHERE project_id = $1 AND id = $2', [projectId, id]);
   return (rowCount ?? 0) > 0;
 }
@@ -104,7 +105,7 @@ export async function claimDue(db: Queryable, now: Date): Promise<ScheduleRow | 
 }
 
 /** A one-time change that ran, or any row that is finished. */
-export async function markExecuted(db: Queryable, id: string, now: Date, lastExecuted: boolean): Promise<void> {
+export async function markExecuted(db: Queryable, id: number, now: Date, lastExecuted: boolean): Promise<void> {
   await db.query(
     `UPDATE scheduled_changes SET executed_at = $2, last_executed_at = CASE WHEN $3 THEN $2 ELSE last_executed_at END, retry_at = NULL, updated_at = now() WHERE id = $1`,
     [id, now, lastExecuted],
@@ -112,11 +113,11 @@ export async function markExecuted(db: Queryable, id: string, now: Date, lastExe
 }
 
 /** A recurring change that ran and runs again at `next`. */
-export async function advanceRecurring(db: Queryable, id: string, now: Date, next: Date): Promise<void> {
+export async function advanceRecurring(db: Queryable, id: number, now: Date, next: Date): Promise<void> {
   await db.query(`UPDATE scheduled_changes SET scheduled_at = $3, last_executed_at = $2, retry_at = NULL, updated_at = now() WHERE id = $1`, [id, now, next]);
 }
 
-export async function recordFailure(db: Queryable, id: string, failureReason: string, finishedAt: Date | null, retryAt: Date | null): Promise<void> {
+export async function recordFailure(db: Queryable, id: number, failureReason: string, finishedAt: Date | null, retryAt: Date | null): Promise<void> {
   await db.query(
     `UPDATE scheduled_changes SET failure_count = failure_count + 1, failure_reason = $2, executed_at = $3, retry_at = $4, updated_at = now() WHERE id = $1`,
     [id, failureReason, finishedAt, retryAt],
