@@ -141,6 +141,31 @@ describe('one-time changes', () => {
     assert.ok(dependent.id);
   });
 
+  test('a passing failure (the database refusing the write) is retried after a wait, then applied; failure_reason stays', async () => {
+    const flag = await newFlag(t);
+    const row = await scheduleOn(flag.id, { operation: 'update_status', value: false });
+    await t.db.pool.query(`CREATE FUNCTION refuse_flag_writes() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'simulated outage'; END $$`);
+    await t.db.pool.query(`CREATE TRIGGER refuse_flag_writes BEFORE UPDATE ON feature_flags FOR EACH ROW WHEN (OLD.id = ${Number(flag.id)}) EXECUTE FUNCTION refuse_flag_writes()`);
+    const now = Date.now();
+    try {
+      assert.equal((await t.app.scheduledChanges.runOnce(new Date(now))).find((r) => r.id === row.id)?.outcome, 'retrying');
+      let stored = await getSchedule(t, row.id);
+      assert.equal(stored.failure_reason, 'simulated outage (will retry automatically, 4 attempts remaining)');
+      assert.equal(stored.executed_at, null);
+      assert.equal((await t.app.scheduledChanges.runOnce(new Date(now + 1000))).find((r) => r.id === row.id), undefined, 'not before its backoff');
+      assert.equal((await t.app.scheduledChanges.runOnce(new Date(now + 16_000))).find((r) => r.id === row.id)?.outcome, 'retrying');
+      stored = await getSchedule(t, row.id);
+      assert.equal(stored.failure_reason, 'simulated outage (will retry automatically, 3 attempts remaining)');
+    } finally {
+      await t.db.pool.query('DROP TRIGGER refuse_flag_writes ON feature_flags; DROP FUNCTION refuse_flag_writes()');
+    }
+    assert.equal((await t.app.scheduledChanges.runOnce(new Date(now + 60_000))).find((r) => r.id === row.id)?.outcome, 'applied');
+    const stored = await getSchedule(t, row.id);
+    assert.ok(stored.executed_at);
+    assert.equal(stored.failure_reason, 'simulated outage (will retry automatically, 3 attempts remaining)', 'a later success does not clear it');
+    assert.equal((await readFlag(t, flag.id)).active, false);
+  });
+
   test('a finished one-time change cannot be modified', async () => {
     const flag = await newFlag(t);
     const row = await scheduleOn(flag.id, { operation: 'update_status', value: false });
@@ -228,7 +253,8 @@ describe('several nodes', () => {
       const entries = (await flagActivity(flag.id)).filter((e) => (e.detail as Json).trigger !== null);
       // Six changes alternating false/true on an active flag: every one changes the flag.
       assert.equal(entries.length, 6);
-      assert.equal((await readFlag(t, flag.id)).version, (flag.version as number) + 6);
+      const version = (flag.version as number) + 6;
+      await eventually('the flag cache has the last version', async () => (await readFlag(t, flag.id)).version === version);
     }
   });
 });
@@ -242,7 +268,8 @@ describe('at start', () => {
     try {
       await node.ready();
       await eventually('applied at start', async () => (await getSchedule(t, row.id)).executed_at !== null);
-      assert.equal((await readFlag(t, flag.id)).active, false);
+      // This node's flag cache hears the other node's write through the change notices.
+      await eventually('the flag is off', async () => (await readFlag(t, flag.id)).active === false);
     } finally {
       await node.close();
       await pool.end();
