@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accounts, type AccountsOptions } from './accounts/plugin.ts';
+import { approvals } from './approvals/plugin.ts';
 import { cohorts } from './cohorts/plugin.ts';
 import { webConsole, type ConsoleOptions } from './console/plugin.ts';
 import { dashboards } from './dashboards/plugin.ts';
@@ -33,6 +34,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(publicSurface);
   await app.register(flags);
   await app.register(scheduledChanges, options);
+  await app.register(approvals);
   await app.register(cohorts);
   await app.register(dashboards);
   await app.register(ingestion);

@@ -1,6 +1,7 @@
 import type { Queryable } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { notFound, validationError } from '../kernel/errors.ts';
+import { notFound, RawErrorResponse, validationError } from '../kernel/errors.ts';
+import type { FlagEditGate } from './gate.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
 import { describeFlags } from './dependencies.ts';
@@ -31,6 +32,9 @@ export interface UpdateRequest {
   within?: UnitOfWork;
   /** The job making this change for `actor` (a scheduled change). */
   trigger?: ActivityTrigger;
+  /** Gates that may hold this edit for approval (API edits only; an approved or scheduled change passes none). */
+  gates?: readonly FlagEditGate[];
+  httpMethod?: 'PATCH' | 'PUT';
 }
 
 
@@ -79,7 +83,7 @@ async function checkStateTransitions(db: Queryable, projectId: number, before: F
 export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest): Promise<FlagRecord> {
   const { projectId, flagId, viewer, actor, body } = request;
   try {
-    return await deps.units.run(async (unit) => {
+    const written = await deps.units.run(async (unit): Promise<FlagRecord | RawErrorResponse> => {
       const { client } = unit;
       const before = await findFlag(client, projectId, flagId, true);
       if (!before) throw notFound();
@@ -110,6 +114,10 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       }
       await checkStateTransitions(client, projectId, before, next);
       const dashboards = await checkDashboards(client, projectId, body.analytics_dashboards);
+      for (const gate of request.gates ?? []) {
+        const held = await gate(unit, { projectId, before, next, body, actor, organizationLevel: viewer.organizationLevel, httpMethod: request.httpMethod ?? 'PATCH' });
+        if (held !== null) return held;
+      }
 
       const row = await updateFlag(client, flagId, actor.id, next);
       await linkDashboards(client, flagId, dashboards);
@@ -118,6 +126,8 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       await commitFlagWrite(deps, unit, { before, after, actorId: actor.id, trigger: request.trigger });
       return after;
     }, { retry: true, within: request.within });
+    if (written instanceof RawErrorResponse) throw written;
+    return written;
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

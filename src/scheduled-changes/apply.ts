@@ -5,14 +5,16 @@
  * a change is applied exactly once. A failed flag write is rolled back to a savepoint and the
  * failure is recorded on the same transaction (its effects are dropped with it).
  */
-import type { UnitOfWork, Effect } from '../db/unit-of-work.ts';
+import { onSavepoint } from '../db/savepoint.ts';
+import { userSummaryById } from '../accounts/users/user-by-id.ts';
+import type { UnitOfWork } from '../db/unit-of-work.ts';
 import { findFlag } from '../flags/store.ts';
 import { updateFlagById } from '../flags/update.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import { PermanentChangeError, retryDelayMs, storedFailure } from './failure.ts';
 import { flagEditFor } from './operations.ts';
 import { nextRunAfter } from './recurrence.ts';
-import { advanceRecurring, claimDue, findUser, markExecuted, recordFailure, type ScheduleRow } from './store.ts';
+import { advanceRecurring, claimDue, markExecuted, recordFailure, type ScheduleRow } from './store.ts';
 
 export const FEATURE_FLAG_MODEL = 'FeatureFlag';
 export const JOB_TYPE = 'scheduled_change';
@@ -34,7 +36,7 @@ async function applyToFlag(deps: FlagWriteDeps, unit: UnitOfWork, row: ScheduleR
   if (flag === null || flag.deleted) throw new PermanentChangeError(FLAG_MISSING);
   const body = flagEditFor(flag, row.payload);
   const creatorId = row.created_by_id ?? flag.created_by_id;
-  const actor = creatorId === null ? null : await findUser(unit.client, creatorId);
+  const actor = creatorId === null ? null : await userSummaryById(unit.client, creatorId);
   if (actor === null) throw new PermanentChangeError('User matching query does not exist.');
   await updateFlagById(deps, {
     projectId: row.project_id,
@@ -46,22 +48,6 @@ async function applyToFlag(deps: FlagWriteDeps, unit: UnitOfWork, row: ScheduleR
     within: unit,
     trigger: { job_type: JOB_TYPE, job_id: String(row.id), payload: { scheduled_change_id: row.id } },
   });
-}
-
-/** Runs the flag write on a savepoint: on failure the write and its collected effects are gone, the transaction lives on. */
-async function onSavepoint(unit: UnitOfWork, work: (inner: UnitOfWork) => Promise<void>): Promise<unknown> {
-  const effects: Effect[] = [];
-  const inner: UnitOfWork = { client: unit.client, afterCommit: (effect) => effects.push(effect) };
-  await unit.client.query('SAVEPOINT scheduled_change');
-  try {
-    await work(inner);
-  } catch (error) {
-    await unit.client.query('ROLLBACK TO SAVEPOINT scheduled_change');
-    return error ?? new Error('failed');
-  }
-  await unit.client.query('RELEASE SAVEPOINT scheduled_change');
-  for (const effect of effects) unit.afterCommit(effect);
-  return null;
 }
 
 async function afterSuccess(unit: UnitOfWork, row: ScheduleRow, now: Date): Promise<RunResult> {

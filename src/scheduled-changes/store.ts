@@ -123,8 +123,3 @@ export async function recordFailure(db: Queryable, id: number, failureReason: st
     [id, failureReason, finishedAt, retryAt],
   );
 }
-
-export async function findUser(db: Queryable, id: number): Promise<UserSummary | null> {
-  const { rows } = await db.query<{ user: UserSummary | null }>(`SELECT ${userSummarySql('u')} AS user FROM users u WHERE u.id = $1`, [id]);
-  return rows[0]?.user ?? null;
-}
