@@ -1,4 +1,6 @@
+import type { Static } from 'typebox';
 import { isoUtc } from '../kernel/time.ts';
+import type { ChangeRequestResponse, PolicyResponse } from './schemas.ts';
 import type { ChangeRequestRow, PolicyRow } from './store.ts';
 
 /** Who is looking at a change request: decides can_approve, can_cancel, is_requester, user_decision. */
@@ -7,6 +9,7 @@ export interface Reader {
 }
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : isoUtc(new Date(value)));
+const isoOf = (value: Date | string): string => isoUtc(new Date(value));
 
 export function inApproverSet(row: ChangeRequestRow, userId: number): boolean {
   // No users and no roles named: any member of the project may approve.
@@ -29,7 +32,7 @@ export function canCancel(row: ChangeRequestRow, userId: number): boolean {
   return row.created_by_id === userId && row.state === 'pending' && (!approved || row.validation_status === 'stale');
 }
 
-export function presentChangeRequest(row: ChangeRequestRow, reader: Reader) {
+export function presentChangeRequest(row: ChangeRequestRow, reader: Reader): Static<typeof ChangeRequestResponse> {
   const vote = row.approvals.find((v) => v.created_by_id === reader.userId);
   return {
     id: row.id,
@@ -39,20 +42,20 @@ export function presentChangeRequest(row: ChangeRequestRow, reader: Reader) {
     resource_id: row.resource_id,
     intent: row.intent,
     intent_display: row.intent_display,
-    policy_snapshot: row.policy_snapshot,
+    policy_snapshot: { ...row.policy_snapshot },
     validation_status: row.validation_status,
     validation_errors: row.validation_errors,
     validated_at: iso(row.validated_at),
     state: row.state,
     created_by: row.created_by,
     applied_by: row.applied_by,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
-    expires_at: iso(row.expires_at),
+    created_at: isoOf(row.created_at),
+    updated_at: isoOf(row.updated_at),
+    expires_at: isoOf(row.expires_at),
     applied_at: iso(row.applied_at),
     apply_error: row.apply_error,
     result_data: row.result_data,
-    approvals: row.approvals.map((v) => ({ id: v.id, created_by: v.created_by, decision: v.decision, reason: v.reason, created_at: iso(v.created_at) })),
+    approvals: row.approvals.map((v) => ({ id: v.id, created_by: v.created_by, decision: v.decision, reason: v.reason, created_at: isoOf(v.created_at) })),
     can_approve: canApprove(row, reader.userId),
     can_cancel: canCancel(row, reader.userId),
     is_requester: row.created_by_id === reader.userId,
@@ -68,7 +71,7 @@ export function durationText(seconds: number): string {
   return days > 0 ? `${days} ${hms}` : hms;
 }
 
-export function presentPolicy(row: PolicyRow) {
+export function presentPolicy(row: PolicyRow): Static<typeof PolicyResponse> {
   return {
     id: row.id,
     action_key: row.action_key,
@@ -80,7 +83,7 @@ export function presentPolicy(row: PolicyRow) {
     expires_after: durationText(row.expires_after_seconds),
     enabled: row.enabled,
     created_by: row.created_by,
-    created_at: iso(row.created_at),
-    updated_at: iso(row.updated_at),
+    created_at: isoOf(row.created_at),
+    updated_at: isoOf(row.updated_at),
   };
 }

@@ -9,6 +9,7 @@ import { pageOf, paginated } from '../kernel/http/pagination.ts';
 import { approve, cancel, reject } from './decisions.ts';
 import { changePolicy, createPolicy, removePolicy } from './policy-rules.ts';
 import { presentChangeRequest, presentPolicy } from './present.ts';
+import { ChangeRequestListResponse, ChangeRequestResponse, DecisionResponse, PolicyListResponse, PolicyResponse } from './schemas.ts';
 import { expireOverdue, findChangeRequest, findPolicy, listChangeRequests, listPolicies } from './store.ts';
 
 const TAGS = ['approvals'];
@@ -38,7 +39,7 @@ export function policyRoutes(deps: FlagWriteDeps) {
     refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
     app.get(
       '/',
-      { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'List approval policies', params: ProjectParams, querystring: Type.Object({ ...Page, action_key: Type.Optional(Type.String({ maxLength: 200 })), enabled: Type.Optional(Type.String({ maxLength: 10 })) }) } },
+      { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'List approval policies', params: ProjectParams, querystring: Type.Object({ ...Page, action_key: Type.Optional(Type.String({ maxLength: 200 })), enabled: Type.Optional(Type.String({ maxLength: 10 })) }), response: { 200: PolicyListResponse } } },
       async (request) => {
         const page = pageOf(request.query);
         const { action_key, enabled } = request.query;
@@ -46,11 +47,11 @@ export function policyRoutes(deps: FlagWriteDeps) {
         return paginated(request, page, count, rows.map(presentPolicy));
       },
     );
-    app.post('/', { config: { scope: 'approvals:write' }, schema: { tags: TAGS, summary: 'Create an approval policy for one action', params: ProjectParams, body: FreeBody } }, async (request, reply) => {
+    app.post('/', { config: { scope: 'approvals:write' }, schema: { tags: TAGS, summary: 'Create an approval policy for one action', params: ProjectParams, body: FreeBody, response: { 201: PolicyResponse } } }, async (request, reply) => {
       requireAdmin(request);
       return reply.code(201).send(presentPolicy(await createPolicy(units, request.project.id, request.principal.user.id, request.body)));
     });
-    app.get('/:id', { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'Retrieve an approval policy', params: ItemParams } }, async (request) => {
+    app.get('/:id', { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'Retrieve an approval policy', params: ItemParams, response: { 200: PolicyResponse } } }, async (request) => {
       const row = await findPolicy(pool, request.project.id, idOf(request.params.id));
       if (row === null) throw notFound();
       return presentPolicy(row);
@@ -59,7 +60,7 @@ export function policyRoutes(deps: FlagWriteDeps) {
       method,
       url: '/:id',
       config: { scope: 'approvals:write' },
-      schema: { tags: TAGS, summary: 'Change an approval policy', params: ItemParams, body: FreeBody },
+      schema: { tags: TAGS, summary: 'Change an approval policy', params: ItemParams, body: FreeBody, response: { 200: PolicyResponse } },
       handler: async (request) => {
         requireAdmin(request);
         return presentPolicy(await changePolicy(units, request.project.id, idOf(request.params.id), request.body, method === 'PATCH'));
@@ -96,6 +97,7 @@ export function changeRequestRoutes(deps: FlagWriteDeps) {
             resource_type: Type.Optional(Type.String({ maxLength: 200 })),
             resource_id: Type.Optional(Type.String({ maxLength: 200 })),
           }),
+          response: { 200: ChangeRequestListResponse },
         },
       },
       async (request) => {
@@ -107,7 +109,7 @@ export function changeRequestRoutes(deps: FlagWriteDeps) {
         return paginated(request, page, count, rows.map((row) => presentChangeRequest(row, reader)));
       },
     );
-    app.get('/:id', { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'Retrieve a change request', params: ItemParams } }, async (request) => {
+    app.get('/:id', { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'Retrieve a change request', params: ItemParams, response: { 200: ChangeRequestResponse } } }, async (request) => {
       await expireOverdue(pool, request.project.id);
       const row = await findChangeRequest(pool, request.project.id, idOf(request.params.id));
       if (row === null) throw notFound();
@@ -118,7 +120,7 @@ export function changeRequestRoutes(deps: FlagWriteDeps) {
       refuseOtherMethods(root, `/:id/${name}`, ['POST']);
       app.post(
         `/:id/${name}`,
-        { config: { scope: 'approvals:write' }, schema: { tags: TAGS, summary: `${name[0].toUpperCase()}${name.slice(1)} a change request`, params: ItemParams, body: Type.Optional(ReasonBody) } },
+        { config: { scope: 'approvals:write' }, schema: { tags: TAGS, summary: `${name[0].toUpperCase()}${name.slice(1)} a change request`, params: ItemParams, body: Type.Optional(ReasonBody), response: { 200: DecisionResponse } } },
         async (request) =>
           act(deps, { projectId: request.project.id, requestId: idOf(request.params.id), userId: request.principal.user.id, reason: request.body?.reason ?? null }),
       );
