@@ -1,5 +1,5 @@
 /**
- * Claims one due scheduled change and applies it, in one unit of work: the claim (a row lock,
+ * Claims due scheduled changes and applies them, in one unit of work: the claim (a row lock,
  * other nodes skip it), the flag write through the flags writer (as the schedule's creator, the
  * activity entry naming the schedule as its trigger) and the row's bookkeeping commit together, so
  * a change is applied exactly once. A failed flag write is rolled back to a savepoint and the
@@ -71,14 +71,22 @@ async function afterFailure(unit: UnitOfWork, row: ScheduleRow, now: Date, error
   return { id: row.id, outcome: failure.will_retry ? 'retrying' : 'failed', missed: 0 };
 }
 
-/** The next due change at `now`, applied (or its failure recorded); null when none is due. */
-export async function runNextDue(deps: FlagWriteDeps, unit: UnitOfWork, now: Date): Promise<RunResult | null> {
-  const row = await claimDue(unit.client, now);
-  if (row === null) return null;
+async function runClaimed(deps: FlagWriteDeps, unit: UnitOfWork, row: ScheduleRow, now: Date): Promise<RunResult> {
   if (row.is_recurring && row.end_date !== null && row.end_date.getTime() <= now.getTime()) {
     await markExecuted(unit.client, row.id, now, false);
     return { id: row.id, outcome: 'ended', missed: 0 };
   }
   const error = await onSavepoint(unit, (inner) => applyToFlag(deps, inner, row));
   return error === null ? afterSuccess(unit, row, now) : afterFailure(unit, row, now, error);
+}
+
+/**
+ * The next due changes at `now` (at most `batch`), each applied on its own savepoint (or its
+ * failure recorded), committed together: one commit for many changes. Empty when none is due.
+ */
+export async function runDue(deps: FlagWriteDeps, unit: UnitOfWork, now: Date, batch: number): Promise<RunResult[]> {
+  const rows = await claimDue(unit.client, now, batch);
+  const results: RunResult[] = [];
+  for (const row of rows) results.push(await runClaimed(deps, unit, row, now));
+  return results;
 }

@@ -1,15 +1,17 @@
 /**
- * Runs due scheduled changes on every node. A round claims and applies changes one per unit of
- * work (runNextDue) on a few connections at once until none is due; rows locked by another node
+ * Runs due scheduled changes on every node. A round claims and applies changes in units of work
+ * of up to `batch` changes (runDue) on a few connections at once until none is due; rows locked by another node
  * are skipped, so nodes share the work and none applies a change twice. Rounds run every
  * `intervalMs` and once at start, which applies what fell due while the service was down.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
-import { runNextDue, type RunResult } from './apply.ts';
+import { runDue, type RunResult } from './apply.ts';
 
 export const DEFAULT_INTERVAL_MS = 5_000;
 export const DEFAULT_CONCURRENCY = 4;
+/** Changes claimed and committed together by one unit of work. */
+export const DEFAULT_BATCH = 25;
 
 export type ExecutorLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -17,8 +19,9 @@ export interface ExecutorOptions {
   log: ExecutorLog;
   /** Milliseconds between rounds; 0 turns the timer off (runOnce still works). */
   intervalMs: number;
-  /** Changes applied at once by this process. */
+  /** Units of work applying changes at once in this process. */
   concurrency: number;
+  batch: number;
 }
 
 const silent: ExecutorLog = { info: () => {}, warn: () => {}, error: () => {} };
@@ -33,7 +36,7 @@ export class ScheduledChangeExecutor {
     private readonly deps: FlagWriteDeps,
     options: Partial<ExecutorOptions> = {},
   ) {
-    this.options = { log: options.log ?? silent, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY };
+    this.options = { log: options.log ?? silent, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, batch: options.batch ?? DEFAULT_BATCH };
   }
 
   /** One round: every change due at `now`; answers what each run did. */
@@ -41,10 +44,10 @@ export class ScheduledChangeExecutor {
     const results: RunResult[] = [];
     const worker = async () => {
       for (;;) {
-        const result = await this.deps.units.run((unit) => runNextDue(this.deps, unit, now), { retry: true });
-        if (result === null) return;
-        this.report(result);
-        results.push(result);
+        const ran = await this.deps.units.run((unit) => runDue(this.deps, unit, now, this.options.batch), { retry: true });
+        if (ran.length === 0) return;
+        for (const result of ran) this.report(result);
+        results.push(...ran);
         if (this.stopped) return;
       }
     };

@@ -89,19 +89,19 @@ export async function projectTimezone(db: Queryable, projectId: number): Promise
 }
 
 /**
- * One due row, locked for this transaction; rows other transactions hold are passed over. Paused
+ * Up to `limit` due rows, earliest first, locked for this transaction; rows other transactions hold are passed over. Paused
  * rows (not recurring but with a recurrence kept) never come due; a retried failure waits for its
  * `retry_at`.
  */
-export async function claimDue(db: Queryable, now: Date): Promise<ScheduleRow | null> {
+export async function claimDue(db: Queryable, now: Date, limit: number): Promise<ScheduleRow[]> {
   const { rows } = await db.query<ScheduleRow>(
     `SELECT s.* FROM scheduled_changes s
       WHERE s.executed_at IS NULL AND s.scheduled_at <= $1 AND (s.retry_at IS NULL OR s.retry_at <= $1)
         AND (s.is_recurring OR (s.recurrence_interval IS NULL AND s.cron_expression IS NULL))
-      ORDER BY s.scheduled_at, s.id LIMIT 1 FOR UPDATE SKIP LOCKED`,
-    [now],
+      ORDER BY s.scheduled_at, s.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+    [now, limit],
   );
-  return rows[0] ?? null;
+  return rows;
 }
 
 /** A one-time change that ran, or any row that is finished. */

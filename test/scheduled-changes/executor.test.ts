@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
+import { ScheduledChangeExecutor } from '../../src/scheduled-changes/executor.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { getSchedule, newFlag, readFlag, schedule, type Json } from './client.ts';
@@ -244,7 +245,10 @@ describe('several nodes', () => {
     for (const flag of flags) {
       for (let n = 0; n < 6; n += 1) rows.push(await scheduleOn(flag.id, { operation: 'update_status', value: n % 2 === 1 }));
     }
-    const [a, b] = await Promise.all([t.app.scheduledChanges.runOnce(), second.scheduledChanges.runOnce()]);
+    // One change per unit of work, so the two nodes take turns on the same rows.
+    const nodeA = new ScheduledChangeExecutor({ ...t.app.kernel, flagCache: t.app.flagCache }, { batch: 1 });
+    const nodeB = new ScheduledChangeExecutor({ ...second.kernel, flagCache: second.flagCache }, { batch: 1 });
+    const [a, b] = await Promise.all([nodeA.runOnce(), nodeB.runOnce()]);
     const ids = [...a, ...b].map((r) => r.id);
     assert.equal(new Set(ids).size, ids.length, 'no change was run by both');
     for (const row of rows) assert.ok(ids.includes(row.id as number));
