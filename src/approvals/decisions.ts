@@ -78,6 +78,12 @@ export async function approve(deps: FlagWriteDeps, decision: Decision) {
       const after = (await findChangeRequest(unit.client, decision.projectId, row.id))!;
       return { status: 'approved', message: `Approval recorded. ${approvals}/${quorum} approvals received.`, change_request: presentChangeRequest(after, reader) };
     }
+    if (typeof row.intent.scheduled_change_id === 'number') {
+      // Bound to a scheduled change: it is made at its time, not now.
+      await setState(unit.client, row.id, 'approved');
+      const after = (await findChangeRequest(unit.client, decision.projectId, row.id))!;
+      return { status: 'approved', message: 'Quorum reached. Change approved and will be applied at its scheduled time.', change_request: presentChangeRequest(after, reader) };
+    }
     try {
       const result = await applyRequest(deps, unit, row);
       await setState(unit.client, row.id, 'applied', { appliedById: row.created_by_id, resultData: result });

@@ -9,7 +9,8 @@ import type { FlagEdit, FlagEditGate } from '../flags/gate.ts';
 import { conflict, RawErrorResponse } from '../kernel/errors.ts';
 import { conditionsHold, detectAction, rolloutChanges, type FlagAction } from './detect.ts';
 import { presentChangeRequest } from './present.ts';
-import { enabledPolicy, findChangeRequest, insertChangeRequest, openChangeRequest, type ChangeRequestRow, type PolicyRow } from './store.ts';
+import type { Queryable } from '../db/pool.ts';
+import { enabledPolicy, findChangeRequest, insertChangeRequest, openChangeRequest, type ChangeRequestRow, type PolicyRow, type PolicySnapshot } from './store.ts';
 
 /** PostHog's organization membership levels. */
 export const MEMBERSHIP_LEVELS: Record<Membership['level'], number> = { member: 1, admin: 8, owner: 15 };
@@ -20,7 +21,7 @@ const DESCRIPTIONS: Record<FlagAction, string> = {
   'feature_flag.update': 'Change the rollout of feature flag',
 };
 
-function pendingAnswer(existing: ChangeRequestRow, edit: FlagEdit, message = 'A pending approval request already exists for this action'): RawErrorResponse {
+export function pendingAnswer(existing: ChangeRequestRow, edit: FlagEdit, message = 'A pending approval request already exists for this action'): RawErrorResponse {
   return new RawErrorResponse(409, {
     code: 'change_request_pending',
     status: 'approval_required',
@@ -64,18 +65,40 @@ function bypassed(policy: PolicyRow, edit: FlagEdit): boolean {
   return edit.organizationLevel !== null && policy.bypass_org_membership_levels.includes(MEMBERSHIP_LEVELS[edit.organizationLevel]);
 }
 
-export const approvalGate: FlagEditGate = async (unit, edit) => {
+export interface Held {
+  action: FlagAction;
+  policy: PolicyRow;
+}
+
+/** The action and policy that hold this edit, or null when it may go through. */
+export async function policyHolding(client: Queryable, edit: FlagEdit): Promise<Held | null> {
   const action = detectAction(edit.before, edit.next);
   if (action === null) return null;
-  const { client } = unit;
   const policy = await enabledPolicy(client, edit.projectId, action);
   if (policy === null || bypassed(policy, edit)) return null;
   if (action === 'feature_flag.update' && !conditionsHold(policy.conditions, rolloutChanges(edit.before.filters, edit.next.filters))) return null;
-  const resourceId = String(edit.before.id);
-  const existing = await openChangeRequest(client, edit.projectId, action, resourceId);
-  if (existing !== null) return pendingAnswer(existing, edit);
+  return { action, policy };
+}
+
+/** A pending request for the held edit; null when another open request for the action and flag exists. */
+export async function openRequest(client: Queryable, edit: FlagEdit, held: Held, extraIntent: Record<string, unknown> = {}): Promise<string | null> {
+  const { action, policy } = held;
   const { intent, intentDisplay } = intentOf(action, edit);
-  const snapshot = {
+  return insertChangeRequest(client, {
+    projectId: edit.projectId,
+    actionKey: action,
+    resourceType: 'feature_flag',
+    resourceId: String(edit.before.id),
+    intent: { ...intent, ...extraIntent },
+    intentDisplay,
+    policySnapshot: snapshotOf(policy),
+    createdById: edit.actor.id,
+    expiresAfterSeconds: policy.expires_after_seconds,
+  });
+}
+
+function snapshotOf(policy: PolicyRow): PolicySnapshot {
+  return {
     quorum: policy.approver_config.quorum,
     users: policy.approver_config.users ?? [],
     roles: policy.approver_config.roles ?? [],
@@ -84,24 +107,24 @@ export const approvalGate: FlagEditGate = async (unit, edit) => {
     bypass_org_membership_levels: policy.bypass_org_membership_levels,
     bypass_roles: policy.bypass_roles,
   };
-  const id = await insertChangeRequest(client, {
-    projectId: edit.projectId,
-    actionKey: action,
-    resourceType: 'feature_flag',
-    resourceId,
-    intent,
-    intentDisplay,
-    policySnapshot: snapshot,
-    createdById: edit.actor.id,
-    expiresAfterSeconds: policy.expires_after_seconds,
-  });
+}
+
+export const approvalGate: FlagEditGate = async (unit, edit) => {
+  const { client } = unit;
+  const held = await policyHolding(client, edit);
+  if (held === null) return null;
+  const resourceId = String(edit.before.id);
+  const existing = await openChangeRequest(client, edit.projectId, held.action, resourceId);
+  if (existing !== null) return pendingAnswer(existing, edit);
+  const id = await openRequest(client, edit, held);
   if (id === null) {
     // Another edit opened one since the read above.
-    const raced = await openChangeRequest(client, edit.projectId, action, resourceId);
+    const raced = await openChangeRequest(client, edit.projectId, held.action, resourceId);
     if (raced !== null) return pendingAnswer(raced, edit);
     throw conflict('A change request for this flag was settled while this edit was saved. Please try again.');
   }
   const created = (await findChangeRequest(client, edit.projectId, id))!;
+  const snapshot = created.policy_snapshot;
   const approverOnly = !snapshot.allow_self_approve && snapshot.users.includes(edit.actor.id);
   const message = approverOnly ? 'A change request has been created and is pending approval from others.' : 'A change request has been created and is pending approval.';
   return new RawErrorResponse(409, {
@@ -113,6 +136,6 @@ export const approvalGate: FlagEditGate = async (unit, edit) => {
     resource_id: resourceId,
     change_request_id: id,
     change_request: presentChangeRequest(created, { userId: edit.actor.id }),
-    required_approvers: policy.approver_config,
+    required_approvers: held.policy.approver_config,
   });
 };

@@ -211,3 +211,13 @@ export async function setState(
 export async function expireOverdue(db: Queryable, projectId: number): Promise<void> {
   await db.query(`UPDATE change_requests SET state = 'expired', updated_at = now() WHERE project_id = $1 AND state IN ('pending', 'approved') AND expires_at <= now()`, [projectId]);
 }
+
+/** A pending or approved request that is no longer needed (its schedule changed or is gone). */
+export async function expireRequest(db: Queryable, id: string): Promise<void> {
+  await db.query(`UPDATE change_requests SET state = 'expired', updated_at = now() WHERE id = $1 AND state IN ('pending', 'approved')`, [id]);
+}
+
+export async function requestState(db: Queryable, id: string): Promise<{ state: ChangeRequestRow['state']; created_by_id: number | null } | null> {
+  const { rows } = await db.query<{ state: ChangeRequestRow['state']; created_by_id: number | null }>('SELECT state, created_by_id FROM change_requests WHERE id = $1 FOR UPDATE', [id]);
+  return rows[0] ?? null;
+}

@@ -14,13 +14,15 @@ import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import { PermanentChangeError, retryDelayMs, storedFailure } from './failure.ts';
 import { flagEditFor } from './operations.ts';
 import { nextRunAfter } from './recurrence.ts';
+import { expireRequest, requestState, setState } from '../approvals/store.ts';
 import { advanceRecurring, claimDue, markExecuted, recordFailure, type ScheduleRow } from './store.ts';
 
 export const FEATURE_FLAG_MODEL = 'FeatureFlag';
 export const JOB_TYPE = 'scheduled_change';
 const FLAG_MISSING = 'FeatureFlag matching query does not exist.';
 
-export type Outcome = 'applied' | 'failed' | 'retrying' | 'ended';
+/** skipped: its approval request was not approved by its time (the change is not made). */
+export type Outcome = 'applied' | 'failed' | 'retrying' | 'ended' | 'skipped';
 
 export interface RunResult {
   id: number;
@@ -76,8 +78,25 @@ async function runClaimed(deps: FlagWriteDeps, unit: UnitOfWork, row: ScheduleRo
     await markExecuted(unit.client, row.id, now, false);
     return { id: row.id, outcome: 'ended', missed: 0 };
   }
+  if (row.change_request_id !== null) {
+    const request = await requestState(unit.client, row.change_request_id);
+    if (request?.state !== 'approved') {
+      // Not approved by its time: a pending request expires and the change is not made.
+      if (request?.state === 'pending') await expireRequest(unit.client, row.change_request_id);
+      const skipped = await afterSuccess(unit, row, now);
+      return { ...skipped, outcome: 'skipped' };
+    }
+  }
   const error = await onSavepoint(unit, (inner) => applyToFlag(deps, inner, row));
-  return error === null ? afterSuccess(unit, row, now) : afterFailure(unit, row, now, error);
+  if (error !== null) {
+    const failed = await afterFailure(unit, row, now, error);
+    if (row.change_request_id !== null && failed.outcome === 'failed') {
+      await setState(unit.client, row.change_request_id, 'failed', { applyError: error instanceof Error ? error.message : String(error) });
+    }
+    return failed;
+  }
+  if (row.change_request_id !== null) await setState(unit.client, row.change_request_id, 'applied', { appliedById: row.created_by_id });
+  return afterSuccess(unit, row, now);
 }
 
 /**

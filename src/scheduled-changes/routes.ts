@@ -1,16 +1,22 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { membershipLevel } from '../accounts/auth/principal.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import type { Kernel } from '../kernel/deps.ts';
 import { notFound } from '../kernel/errors.ts';
 import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
 import { presentSchedule } from './present.ts';
-import { createSchedule, removeSchedule, updateSchedule } from './rules.ts';
+import { createSchedule, removeSchedule, updateSchedule, type Scheduler } from './rules.ts';
 import { ProjectParams, ScheduleBody, ScheduleListQuery, ScheduleListResponse, ScheduleParams, ScheduleResponse } from './schemas.ts';
 import { findSchedule, listSchedules } from './store.ts';
 
 const TAGS = ['feature_flags'];
+
+const schedulerOf = (request: FastifyRequest): Scheduler => ({
+  user: toUserSummary(request.principal.user),
+  organizationLevel: membershipLevel(request.principal, request.project.organizationId),
+});
 
 /** A path id that is not a positive integer (within the safe range) names no schedule. */
 function parseScheduleId(raw: string): number {
@@ -47,7 +53,7 @@ export function scheduleRoutes(deps: Pick<Kernel, 'pool' | 'units'>) {
         schema: { tags: TAGS, summary: 'Schedule a change of a feature flag', params: ProjectParams, body: ScheduleBody, response: { 201: ScheduleResponse } },
       },
       async (request, reply) => {
-        const row = await createSchedule(units, request.project.id, toUserSummary(request.principal.user), request.body);
+        const row = await createSchedule(units, request.project.id, schedulerOf(request), request.body);
         return reply.code(201).send(presentSchedule(row));
       },
     );
@@ -76,7 +82,7 @@ export function scheduleRoutes(deps: Pick<Kernel, 'pool' | 'units'>) {
         body: ScheduleBody,
         response: { 200: ScheduleResponse },
       },
-      handler: async (request) => presentSchedule(await updateSchedule(units, request.project.id, parseScheduleId(request.params.id), request.body, method === 'PATCH')),
+      handler: async (request) => presentSchedule(await updateSchedule(units, request.project.id, schedulerOf(request), parseScheduleId(request.params.id), request.body, method === 'PATCH')),
     });
 
     app.delete(

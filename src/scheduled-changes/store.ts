@@ -24,6 +24,8 @@ export interface ScheduleRow {
   last_executed_at: Date | null;
   end_date: Date | null;
   timezone: string | null;
+  /** The approval request this change waits for (a policy covers it). */
+  change_request_id: string | null;
 }
 
 /** The fields a create or an update writes. */
@@ -122,4 +124,8 @@ export async function recordFailure(db: Queryable, id: number, failureReason: st
     `UPDATE scheduled_changes SET failure_count = failure_count + 1, failure_reason = $2, executed_at = $3, retry_at = $4, updated_at = now() WHERE id = $1`,
     [id, failureReason, finishedAt, retryAt],
   );
+}
+
+export async function bindRequest(db: Queryable, id: number, requestId: string | null): Promise<void> {
+  await db.query('UPDATE scheduled_changes SET change_request_id = $2 WHERE id = $1', [id, requestId]);
 }
