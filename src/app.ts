@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { accounts, type AccountsOptions } from './accounts/plugin.ts';
+import { approvals } from './approvals/plugin.ts';
 import { cohorts } from './cohorts/plugin.ts';
 import { webConsole, type ConsoleOptions } from './console/plugin.ts';
 import { dashboards } from './dashboards/plugin.ts';
@@ -12,12 +13,13 @@ import { flags } from './flags/plugin.ts';
 import { createServer, kernel, type KernelOptions, type ServerOptions } from './kernel/plugin.ts';
 import { openApi } from './openapi/plugin.ts';
 import { publicSurface } from './public/plugin.ts';
+import { scheduledChanges, type ScheduledChangesOptions } from './scheduled-changes/plugin.ts';
 import { sdk, type SdkOptions } from './sdk/plugin.ts';
 import { surveys, type SurveysOptions } from './surveys/plugin.ts';
 import { webhooks, type WebhooksOptions } from './webhooks/plugin.ts';
 
 /** Each part declares the options it takes. */
-export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & WebhooksOptions & ConsoleOptions;
+export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & WebhooksOptions & ConsoleOptions & ScheduledChangesOptions;
 
 export type App = FastifyInstance;
 
@@ -33,6 +35,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(accounts, options);
   await app.register(publicSurface);
   await app.register(flags);
+  await app.register(scheduledChanges, options);
+  await app.register(approvals);
   await app.register(cohorts);
   await app.register(dashboards);
   await app.register(ingestion);

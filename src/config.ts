@@ -29,6 +29,8 @@ export interface Config {
   logLevel: string;
   /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
   surveyJobsIntervalMs: number;
+  /** SCHEDULED_CHANGES_INTERVAL_MS: between rounds of the scheduled-change executor on this node (default 5 000; 0 = off). */
+  scheduledChangesIntervalMs: number;
   /** TRUST_PROXY: the proxies' addresses/CIDRs (comma-separated), a hop count, or `true`; default false. */
   trustProxy: TrustProxy;
   /** SITE_URL: the public base URL for links; null: the listen URL (or each request's origin). */
@@ -66,10 +68,10 @@ function parsePort(raw: string | undefined, name = 'PORT'): number {
   return port;
 }
 
-function parseInterval(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return 60_000;
+function parseInterval(raw: string | undefined, name = 'SURVEY_JOBS_INTERVAL_MS', fallback = 60_000): number {
+  if (raw === undefined || raw === '') return fallback;
   const ms = Number(raw);
-  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`SURVEY_JOBS_INTERVAL_MS must be a non-negative integer, got "${raw}"`);
+  if (!Number.isSafeInteger(ms) || ms < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return ms;
 }
 
@@ -181,6 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),
+    scheduledChangesIntervalMs: parseInterval(env.SCHEDULED_CHANGES_INTERVAL_MS, 'SCHEDULED_CHANGES_INTERVAL_MS', 5_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     siteUrl,
     sessionLimits: {

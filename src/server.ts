@@ -85,6 +85,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       databaseUrl: listenUrl,
       logger,
       surveyJobsIntervalMs: config.surveyJobsIntervalMs,
+      scheduledChangesIntervalMs: config.scheduledChangesIntervalMs,
       trustProxy: config.trustProxy,
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,

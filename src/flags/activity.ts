@@ -5,6 +5,13 @@ import type { FlagRecord } from './record.ts';
 
 export const FLAG_ACTIVITY_SCOPE = 'FeatureFlag';
 
+/** What made a change that no person made by hand (a scheduled change): `detail.trigger` of its entry. */
+export interface ActivityTrigger {
+  job_type: string;
+  job_id: string;
+  payload: Record<string, unknown>;
+}
+
 /** The model fields PostHog compares; version is among them, so every update shows it. */
 const COMPARED_FIELDS = [
   'key',
@@ -50,6 +57,7 @@ export async function recordFlagActivity(
   before: FlagRecord | null,
   after: FlagRecord,
   userId: number | null,
+  trigger: ActivityTrigger | null = null,
 ): Promise<void> {
   const changes = before === null ? [] : diffChanges('FeatureFlag', comparable(before), comparable(after), COMPARED_FIELDS);
   if (before !== null && changes.length === 0) return;
@@ -59,6 +67,6 @@ export async function recordFlagActivity(
     itemId: String(after.id),
     activity: activityName(before, changes),
     userId,
-    detail: { changes, trigger: null, type: null, name: after.key, short_id: null },
+    detail: { changes, trigger, type: null, name: after.key, short_id: null },
   });
 }

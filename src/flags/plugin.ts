@@ -11,6 +11,7 @@ import { flagLifecycleRoutes } from './actions/lifecycle-routes.ts';
 import { flagActionRoutes } from './actions/routes.ts';
 import { FlagCache } from './cache.ts';
 import type { FlagDeps } from './deps.ts';
+import { FLAG_EDIT_GATES } from './gate.ts';
 import { featureFlagRoutes } from './routes.ts';
 
 declare module 'fastify' {
@@ -21,7 +22,7 @@ declare module 'fastify' {
 }
 
 export const flags = defineArea('flags', ['kernel', 'accounts'], async (app) => {
-  const deps: FlagDeps = { ...app.kernel, authenticator: app.authenticator, flagCache: new FlagCache(app.kernel.pool, app.kernel.bus, app.kernel.counters) };
+  const deps: FlagDeps = { ...app.kernel, authenticator: app.authenticator, flagCache: new FlagCache(app.kernel.pool, app.kernel.bus, app.kernel.counters), gates: app.extensions.list(FLAG_EDIT_GATES) };
   app.decorate('flagCache', deps.flagCache);
   await registerInProject(
     app,

@@ -120,6 +120,8 @@ export function featureFlagRoutes(deps: FlagDeps) {
           actor: toUserSummary(request.principal.user),
           body: request.body,
           ifMatch: parseIfMatch(request.headers['if-match']),
+          gates: deps.gates,
+          httpMethod: method,
         });
         return sendJson(reply.header('etag', etag(flag.version)), flagJson(renderFlag(flag), viewerOf(request), new Date()));
       },

@@ -1,6 +1,7 @@
 import type { ReadHandle } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { notFound, validationError } from '../kernel/errors.ts';
+import { notFound, RawErrorResponse, validationError } from '../kernel/errors.ts';
+import type { FlagEditGate } from './gate.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
 import { describeFlags } from './dependencies.ts';
@@ -15,6 +16,7 @@ import type { FlagWriteBody } from './schemas.ts';
 import { activeDependents, findFlag, linkDashboards, liveFlagsByIds, liveKeyTaken, updateFlag } from './store.ts';
 import type { UserSummary } from '../accounts/users/user-summary.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
+import type { ActivityTrigger } from './activity.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 import { dependencyIdsOf, validateFilters, validateKeyFormat } from './validation/index.ts';
 import { applyPlainFields } from './write-fields.ts';
@@ -29,6 +31,11 @@ export interface UpdateRequest {
   ifMatch: number | '*' | null;
   /** A unit already open that this update joins (a copy writing cohorts and the flag together). */
   within?: UnitOfWork;
+  /** The job making this change for `actor` (a scheduled change). */
+  trigger?: ActivityTrigger;
+  /** Gates that may hold this edit for approval (API edits only; an approved or scheduled change passes none). */
+  gates?: readonly FlagEditGate[];
+  httpMethod?: 'PATCH' | 'PUT';
 }
 
 
@@ -77,7 +84,7 @@ async function checkStateTransitions(db: ReadHandle, projectId: number, before: 
 export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest): Promise<FlagRecord> {
   const { projectId, flagId, viewer, actor, body } = request;
   try {
-    return await deps.units.run(async (unit) => {
+    const written = await deps.units.run(async (unit): Promise<FlagRecord | RawErrorResponse> => {
       const { client } = unit;
       const before = await findFlag(client, projectId, flagId, true);
       if (!before) throw notFound();
@@ -108,14 +115,20 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
       }
       await checkStateTransitions(client, projectId, before, next);
       const dashboards = await checkDashboards(client, projectId, body.analytics_dashboards);
+      for (const gate of request.gates ?? []) {
+        const held = await gate(unit, { projectId, before, next, body, actor, organizationLevel: viewer.organizationLevel, httpMethod: request.httpMethod ?? 'PATCH' });
+        if (held !== null) return held;
+      }
 
       const row = await updateFlag(client, flagId, actor.id, next);
       await linkDashboards(client, flagId, dashboards);
       const linked = [...new Set([...before.analytics_dashboards, ...dashboards])].sort((a, b) => a - b);
       const after: FlagRecord = { ...row, created_by: before.created_by, last_modified_by: actor, analytics_dashboards: linked };
-      await commitFlagWrite(deps, unit, { before, after, actorId: actor.id });
+      await commitFlagWrite(deps, unit, { before, after, actorId: actor.id, trigger: request.trigger });
       return after;
     }, { retry: true, within: request.within });
+    if (written instanceof RawErrorResponse) throw written;
+    return written;
   } catch (error) {
     if (isUniqueViolation(error)) throw keyTaken();
     throw error;

@@ -6,7 +6,7 @@
  * the change (so that the cache, holding the new version, does not read the flag back).
  */
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { recordFlagActivity } from './activity.ts';
+import { recordFlagActivity, type ActivityTrigger } from './activity.ts';
 import { bumpFlagChanges } from './change-store.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
@@ -22,6 +22,8 @@ export interface FlagWrite {
    * dashboard's link): every cache reads the flag back.
    */
   versioned?: boolean;
+  /** The job that made the change (its activity entry's `detail.trigger`). */
+  trigger?: ActivityTrigger;
 }
 
 /** The flags each open unit of work has written, stamped with their project's count before COMMIT. */
@@ -50,7 +52,7 @@ function stampBeforeCommit(unit: UnitOfWork, record: FlagRecord): void {
 export async function commitFlagWrite(deps: Pick<FlagWriteDeps, 'bus' | 'flagCache'>, unit: UnitOfWork, write: FlagWrite): Promise<void> {
   const { before, after } = write;
   const versioned = write.versioned !== false;
-  if (versioned) await recordFlagActivity(unit.client, before, after, write.actorId);
+  if (versioned) await recordFlagActivity(unit.client, before, after, write.actorId, write.trigger ?? null);
   stampBeforeCommit(unit, after);
   unit.afterCommit(() => deps.flagCache.put(after));
   await deps.bus.publish(unit, { kind: 'flag', projectId: after.project_id, id: after.id, ...(versioned ? { version: after.version } : {}) });

@@ -3,6 +3,7 @@ export const SCOPE_OBJECTS = [
   'action',
   'activity_log',
   'annotation',
+  'approvals',
   'cohort',
   'dashboard',
   'early_access_feature',

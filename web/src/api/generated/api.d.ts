@@ -809,6 +809,167 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/scheduled_changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List scheduled changes (filter by model_name and record_id) */
+        get: operations["scheduled_changes_list"];
+        put?: never;
+        /** Schedule a change of a feature flag */
+        post: operations["scheduled_changes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/scheduled_changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a scheduled change */
+        get: operations["scheduled_changes_retrieve"];
+        /** Replace a scheduled change */
+        put: operations["scheduled_changes_update"];
+        post?: never;
+        /** Delete a scheduled change */
+        delete: operations["scheduled_changes_destroy"];
+        options?: never;
+        head?: never;
+        /** Change a scheduled change (PATCH {"is_recurring": false} pauses a recurring one, true resumes it) */
+        patch: operations["scheduled_changes_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/approval_policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List approval policies */
+        get: operations["approval_policies_list"];
+        put?: never;
+        /** Create an approval policy for one action */
+        post: operations["approval_policies_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/approval_policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an approval policy */
+        get: operations["approval_policies_retrieve"];
+        /** Change an approval policy */
+        put: operations["approval_policies_update"];
+        post?: never;
+        /** Delete an approval policy */
+        delete: operations["approval_policies_destroy"];
+        options?: never;
+        head?: never;
+        /** Change an approval policy */
+        patch: operations["approval_policies_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/change_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List change requests, newest first */
+        get: operations["change_requests_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/change_requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a change request */
+        get: operations["change_requests_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/change_requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a change request */
+        post: operations["change_requests_approve_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/change_requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a change request */
+        post: operations["change_requests_reject_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/change_requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a change request */
+        post: operations["change_requests_cancel_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/cohorts": {
         parameters: {
             query?: never;
@@ -5929,6 +6090,1082 @@ export interface operations {
                             project_id: number;
                             errors: string;
                         }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduled_changes_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Exact model name (FeatureFlag) */
+                model_name?: string;
+                /** @description Exact id of the target record */
+                record_id?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: number;
+                            team_id: number;
+                            record_id: string;
+                            model_name: string;
+                            payload: unknown;
+                            scheduled_at: string;
+                            executed_at: string | null;
+                            failure_reason: string | null;
+                            created_at: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            updated_at: string;
+                            is_recurring: boolean;
+                            recurrence_interval: string | null;
+                            cron_expression: string | null;
+                            last_executed_at: string | null;
+                            end_date: string | null;
+                            timezone: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduled_changes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the target flag (string, at most 200 characters) */
+                    record_id?: unknown;
+                    /** @description "FeatureFlag" */
+                    model_name?: unknown;
+                    /** @description {"operation": "update_status", "value": true|false}, {"operation": "add_release_condition", "value": {"groups": [...]}} or {"operation": "update_variants", "value": {"variants": [...], "payloads": {...}}}; checked when it runs */
+                    payload?: unknown;
+                    /** @description ISO 8601 date-time; a past time runs on the next round */
+                    scheduled_at?: unknown;
+                    /** @description boolean, default false; false with a recurrence kept pauses a schedule */
+                    is_recurring?: unknown;
+                    /** @description daily, weekly, monthly, yearly or null */
+                    recurrence_interval?: unknown;
+                    /** @description 5-field cron in the project's time zone, or null */
+                    cron_expression?: unknown;
+                    /** @description ISO 8601 date-time or null: a recurring schedule ends after it */
+                    end_date?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduled_changes_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduled_changes_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the target flag (string, at most 200 characters) */
+                    record_id?: unknown;
+                    /** @description "FeatureFlag" */
+                    model_name?: unknown;
+                    /** @description {"operation": "update_status", "value": true|false}, {"operation": "add_release_condition", "value": {"groups": [...]}} or {"operation": "update_variants", "value": {"variants": [...], "payloads": {...}}}; checked when it runs */
+                    payload?: unknown;
+                    /** @description ISO 8601 date-time; a past time runs on the next round */
+                    scheduled_at?: unknown;
+                    /** @description boolean, default false; false with a recurrence kept pauses a schedule */
+                    is_recurring?: unknown;
+                    /** @description daily, weekly, monthly, yearly or null */
+                    recurrence_interval?: unknown;
+                    /** @description 5-field cron in the project's time zone, or null */
+                    cron_expression?: unknown;
+                    /** @description ISO 8601 date-time or null: a recurring schedule ends after it */
+                    end_date?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduled_changes_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    scheduled_changes_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the target flag (string, at most 200 characters) */
+                    record_id?: unknown;
+                    /** @description "FeatureFlag" */
+                    model_name?: unknown;
+                    /** @description {"operation": "update_status", "value": true|false}, {"operation": "add_release_condition", "value": {"groups": [...]}} or {"operation": "update_variants", "value": {"variants": [...], "payloads": {...}}}; checked when it runs */
+                    payload?: unknown;
+                    /** @description ISO 8601 date-time; a past time runs on the next round */
+                    scheduled_at?: unknown;
+                    /** @description boolean, default false; false with a recurrence kept pauses a schedule */
+                    is_recurring?: unknown;
+                    /** @description daily, weekly, monthly, yearly or null */
+                    recurrence_interval?: unknown;
+                    /** @description 5-field cron in the project's time zone, or null */
+                    cron_expression?: unknown;
+                    /** @description ISO 8601 date-time or null: a recurring schedule ends after it */
+                    end_date?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approval_policies_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                action_key?: string;
+                enabled?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                            action_key: string;
+                            conditions: {
+                                [key: string]: unknown;
+                            };
+                            approver_config: {
+                                users: number[];
+                                roles: string[];
+                                quorum: number;
+                            };
+                            allow_self_approve: boolean;
+                            bypass_org_membership_levels: number[];
+                            bypass_roles: string[];
+                            /** @description DRF duration, e.g. "14 00:00:00" */
+                            expires_after: string;
+                            enabled: boolean;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approval_policies_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approval_policies_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approval_policies_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approval_policies_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approval_policies_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    change_requests_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description comma-separated states */
+                state?: string;
+                action_key?: string;
+                requester?: number;
+                resource_type?: string;
+                resource_id?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    change_requests_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        action_key: string;
+                        action_version: number;
+                        resource_type: string;
+                        resource_id: string | null;
+                        intent: {
+                            [key: string]: unknown;
+                        };
+                        intent_display: {
+                            [key: string]: unknown;
+                        };
+                        policy_snapshot: {
+                            [key: string]: unknown;
+                        };
+                        validation_status: string;
+                        validation_errors: unknown;
+                        validated_at: string | null;
+                        /** @description pending, approved, applied, rejected, expired or failed */
+                        state: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        applied_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        expires_at: string;
+                        applied_at: string | null;
+                        apply_error: string;
+                        result_data: unknown;
+                        approvals: {
+                            id: string;
+                            created_by: components["schemas"]["UserBasic"];
+                            /** @description approved or rejected */
+                            decision: string;
+                            reason: string;
+                            created_at: string;
+                        }[];
+                        can_approve: boolean;
+                        can_cancel: boolean;
+                        is_requester: boolean;
+                        user_decision: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    change_requests_approve_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description approved, applied, failed, rejected or canceled */
+                        status: string;
+                        message: string;
+                        change_request: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        };
+                        result?: {
+                            resource_id: string;
+                            resource_version: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    change_requests_reject_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description approved, applied, failed, rejected or canceled */
+                        status: string;
+                        message: string;
+                        change_request: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        };
+                        result?: {
+                            resource_id: string;
+                            resource_version: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    change_requests_cancel_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description approved, applied, failed, rejected or canceled */
+                        status: string;
+                        message: string;
+                        change_request: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        };
+                        result?: {
+                            resource_id: string;
+                            resource_version: number;
+                        };
                     };
                 };
             };

@@ -1,0 +1,31 @@
+/**
+ * The scheduled changes area: /api/projects/{id}/scheduled_changes and the executor that applies
+ * due changes on every node through the flags writer (docs/scheduled-changes.md).
+ */
+import { defineArea } from '../kernel/area.ts';
+import { registerInProject } from '../kernel/http/project-scope.ts';
+import { ScheduledChangeExecutor } from './executor.ts';
+import { scheduleRoutes } from './routes.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** This process's executor (tests run a round at a chosen time with `runOnce`). */
+    scheduledChanges: ScheduledChangeExecutor;
+  }
+}
+
+export interface ScheduledChangesOptions {
+  /** Milliseconds between executor rounds; 0 (the default here, tests) turns the timer off. main.ts passes SCHEDULED_CHANGES_INTERVAL_MS. */
+  scheduledChangesIntervalMs?: number;
+}
+
+export const scheduledChanges = defineArea<ScheduledChangesOptions>('scheduled-changes', ['kernel', 'accounts', 'flags'], async (app, options) => {
+  const executor = new ScheduledChangeExecutor(
+    { ...app.kernel, flagCache: app.flagCache },
+    { log: app.log, intervalMs: options.scheduledChangesIntervalMs ?? 0 },
+  );
+  app.decorate('scheduledChanges', executor);
+  await registerInProject(app, '/scheduled_changes', scheduleRoutes(app.kernel));
+  app.addHook('onReady', async () => executor.start());
+  app.addHook('onClose', async () => executor.stop());
+});
