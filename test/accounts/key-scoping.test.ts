@@ -50,6 +50,11 @@ const ORGANIZATION_LEVEL: Record<string, Sample> = {
     payload: { level: 15 },
   }),
   'DELETE /api/organizations/:organization_id/members/:user_uuid': (org) => ({ method: 'DELETE', url: `/api/organizations/${org}/members/${memberUuid}/` }),
+  'POST /api/organizations/:organization_id/members/:user_uuid/password_reset_link': (org) => ({
+    method: 'POST',
+    url: `/api/organizations/${org}/members/${memberUuid}/password_reset_link/`,
+    payload: {},
+  }),
   'GET /api/organizations/:organization_id/invites': (org) => ({ method: 'GET', url: `/api/organizations/${org}/invites/` }),
   'POST /api/organizations/:organization_id/invites': (org) => ({
     method: 'POST',
