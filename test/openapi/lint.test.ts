@@ -23,6 +23,7 @@ const CLI = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 const ACCEPTED_WARNINGS = [
   'info-license #/info',
   'operation-2xx-response #/paths/~1api~1projects~1{project_id}~1feature_flags~1{id}/delete/responses',
+  'operation-2xx-response #/paths/~1api~1environments~1{project_id}~1feature_flags~1{id}/delete/responses',
 ];
 
 let t: TestApp;

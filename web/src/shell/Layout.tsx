@@ -14,7 +14,7 @@ function ProjectSwitcher() {
   const toast = useToast();
   const [, navigate] = useLocation();
   const switchProject = useMutation({
-    mutationFn: (id: number) => api.patch('/api/users/@me/', { set_current_project: id }),
+    mutationFn: (id: number) => api.patch('/api/users/@me/', { set_current_team: id }),
     onSuccess: async () => {
       await reset();
       navigate('/feature_flags');
