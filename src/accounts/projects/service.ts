@@ -3,7 +3,7 @@ import { recordActivity } from '../activity/store.ts';
 import { membershipLevel, type Membership, type Principal, type ProjectRef } from '../auth/principal.ts';
 import { notFound, organizationOutsideKey, permissionDenied, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
-import { isAdminOrOwner, MEMBERSHIP_LEVELS, projectAdminRefusal } from '../members/levels.ts';
+import { MEMBERSHIP_LEVELS, projectAdminRefusal, projectDeleteRefusal } from '../members/levels.ts';
 import { keyReach, keyReachesOrganization } from '../organizations/reach.ts';
 import { cleanName, resolveOrganization, type ResolvedOrganization } from '../organizations/service.ts';
 import { setCurrentProjectIfUnset } from '../users/store.ts';
@@ -23,7 +23,6 @@ import {
 } from './store.ts';
 
 const NAME_MAX_LENGTH = 200;
-const PROJECT_ADMIN_REFUSAL = "You don't have sufficient permissions in the project.";
 const FIRST_ENVIRONMENT_REFUSAL = "A project's first environment cannot be deleted on its own: delete the project instead.";
 
 /** `secretToken` in clear only when the project was just created; otherwise its mask. */
@@ -165,10 +164,11 @@ export async function updateEnvironment(deps: AccountsDeps, project: ProjectRef,
   return toProject(row);
 }
 
-/** Deleting a project or an environment takes an admin of its organization (PostHog's words). */
+/** Deleting a project or an environment takes an admin of its organization. */
 function requireProjectAdmin(principal: Principal, project: ProjectRef): void {
   const level = membershipLevel(principal, project.organizationId);
-  if (level === null || !isAdminOrOwner(MEMBERSHIP_LEVELS[level])) throw permissionDenied(PROJECT_ADMIN_REFUSAL);
+  const reason = projectDeleteRefusal(level === null ? null : MEMBERSHIP_LEVELS[level]);
+  if (reason !== null) throw permissionDenied(reason);
 }
 
 /** Admins and owners only; every environment of the project, and everything in them, goes with it. */
