@@ -27,6 +27,7 @@ export function toTeamBasic(project: ProjectRow): TeamBasic {
     name: project.name,
     api_token: project.api_token,
     timezone: project.timezone,
+    color: project.color,
   };
 }
 

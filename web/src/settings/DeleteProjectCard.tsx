@@ -27,7 +27,8 @@ export function DeleteProjectCard({ project }: { project: Project }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: () => api.delete(`/api/projects/${project.id}/`),
+    // A project's first environment carries the project's id and goes only with the whole project.
+    mutationFn: () => api.delete(project.project_id === project.id ? `/api/projects/${project.id}/` : `/api/environments/${project.id}/`),
     onSuccess: async () => {
       toast.show(`Project ${project.name} deleted.`);
       await reset();

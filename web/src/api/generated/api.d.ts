@@ -4206,6 +4206,8 @@ export interface operations {
                                 name: string;
                                 api_token: string;
                                 timezone: string;
+                                /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                                color: string | null;
                             }[];
                             /** @description The same projects, in their short form. */
                             projects: {
@@ -4224,6 +4226,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         } | null;
                         /** @description The organizations the key may reach. */
                         organizations: {
@@ -4315,6 +4319,8 @@ export interface operations {
                                 name: string;
                                 api_token: string;
                                 timezone: string;
+                                /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                                color: string | null;
                             }[];
                             /** @description The same projects, in their short form. */
                             projects: {
@@ -4333,6 +4339,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         } | null;
                         /** @description The organizations the key may reach. */
                         organizations: {
@@ -4405,6 +4413,8 @@ export interface operations {
                                 name: string;
                                 api_token: string;
                                 timezone: string;
+                                /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                                color: string | null;
                             }[];
                             /** @description The same projects, in their short form. */
                             projects: {
@@ -4467,6 +4477,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         }[];
                         /** @description The same projects, in their short form. */
                         projects: {
@@ -4528,6 +4540,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         }[];
                         /** @description The same projects, in their short form. */
                         projects: {
