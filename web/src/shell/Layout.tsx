@@ -50,7 +50,7 @@ function ProjectSwitcher() {
   }
   return (
     <label className="project-switcher" style={style} data-colored={project.color ? '' : undefined}>
-      <span className="project-switcher-label">{several ? `${current?.name ?? 'Project'} · environment` : 'Project'}</span>
+      <span className="project-switcher-label">{several ? `${current?.name ?? 'Project'}: environment` : 'Project'}</span>
       <select
         className="input select"
         value={project.id}
@@ -66,7 +66,7 @@ function ProjectSwitcher() {
             <optgroup key={group.environments[0].id} label={group.name}>
               {group.environments.map((team) => (
                 <option key={team.id} value={team.id}>
-                  {`${group.name} · ${team.name}`}
+                  {team.name}
                 </option>
               ))}
             </optgroup>
