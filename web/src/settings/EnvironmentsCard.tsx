@@ -5,7 +5,7 @@ import { errorMessage, fieldError } from '../api/errors.ts';
 import type { Project } from '../api/types.ts';
 import { useOrganizationRights } from '../shell/rights.ts';
 import { ME_KEY } from '../shell/session.ts';
-import { Button } from '../ui/Button.tsx';
+import { RestrictedButton } from '../ui/Restricted.tsx';
 import { CopyField } from '../ui/CopyField.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
@@ -52,9 +52,7 @@ export function EnvironmentsCard({ project }: { project: Project }) {
           ))}
         </ul>
       )}
-      {rights.manageProject ? (
-        <p className="muted">{rights.manageProject}</p>
-      ) : (
+      {(
         <form className="row evaluate-form" onSubmit={onSubmit}>
           <Field label="New environment" className="grow" error={fieldError(create.error, 'name')}>
             {(control) => <Input {...control} value={name} placeholder="Staging" onChange={(event) => setName(event.target.value)} />}
@@ -62,9 +60,9 @@ export function EnvironmentsCard({ project }: { project: Project }) {
           <Field label="Colour" error={fieldError(create.error, 'color')}>
             {(control) => <input {...control} type="color" className="input color-input" value={color} onChange={(event) => setColor(event.target.value)} />}
           </Field>
-          <Button type="submit" className="align-end" loading={create.isPending} disabled={name.trim() === ''}>
+          <RestrictedButton type="submit" className="align-end" reason={rights.manageProject} loading={create.isPending} disabled={name.trim() === ''}>
             Add environment
-          </Button>
+          </RestrictedButton>
         </form>
       )}
       {create.isError && !fieldError(create.error, 'name') && !fieldError(create.error, 'color') ? <Notice tone="error">{errorMessage(create.error)}</Notice> : null}
