@@ -59,4 +59,20 @@ test('the owner adds Staging, switches to it, and the shell says which environme
   assert.equal(me.rows[0].current_project_id, rows[0].id);
   await page.goto('/settings/project');
   await atBothSizes(console, 'environments-settings', (p) => p.getByText('Environments').first().waitFor());
+
+  // The same key in both environments, different in each: the flag's page compares them.
+  const flag = (active: boolean, rollout: number) => ({ key: 'new-checkout', name: 'New checkout', active, filters: { groups: [{ properties: [], rollout_percentage: rollout }] } });
+  const inStaging = await t.request({ method: 'POST', url: `/api/environments/${rows[0].id}/feature_flags/`, payload: flag(true, 100) });
+  assert.equal(inStaging.statusCode, 201, inStaging.body);
+  const inProduction = await t.request({ method: 'POST', url: `/api/environments/${t.projectId}/feature_flags/`, payload: flag(false, 20) });
+  assert.equal(inProduction.statusCode, 201, inProduction.body);
+  await page.goto(`/feature_flags/${inStaging.json().id}?tab=environments`);
+  const row = (name: string) => page.locator(`tr[data-environment="${name}"]`);
+  await step(console, 'comparing the flag across environments', async () => {
+    await row('Production').getByText('Off').waitFor();
+    await row('Production').getByText('20% of all users').waitFor();
+    await row('Staging').getByText('On').waitFor();
+    await row('Staging').getByText('100% of all users').waitFor();
+  });
+  await atBothSizes(console, 'flag-environments', (p) => p.getByText('In every environment of this project').waitFor());
 });
