@@ -1,12 +1,13 @@
 // Environments in the console, in headless Chromium: the owner adds a Staging environment with its
 // colour from Settings, the shell's switcher then lists the project's environments, switching paints
-// the shell in Staging's colour and shows Staging's own token.
+// the shell in Staging's colour; a flag's page compares it across environments and promotes it
+// from Staging to Production after a preview of the difference.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
-import { atBothSizes, launchChromium, openConsole, signInOnPage, step, type ConsolePage } from './support/console-browser.ts';
+import { atBothSizes, launchChromium, openConsole, screenshot as screenshotNow, signInOnPage, step, type ConsolePage } from './support/console-browser.ts';
 
 const TEST_MS = 180_000;
 
@@ -75,4 +76,22 @@ test('the owner adds Staging, switches to it, and the shell says which environme
     await row('Staging').getByText('100% of all users').waitFor();
   });
   await atBothSizes(console, 'flag-environments', (p) => p.getByText('In every environment of this project').waitFor());
+
+  // Promote Staging's flag to Production, after the preview of what changes there.
+  await step(console, 'promoting staging → production', async () => {
+    await row('Production').getByRole('button', { name: 'Promote to Production' }).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText('State').waitFor();
+    assert.match((await dialog.textContent()) ?? '', /State: Off → On/);
+    assert.match((await dialog.textContent()) ?? '', /Release: 20% of all users → 100% of all users/);
+    await screenshotNow(console, 'flag-promote-preview-wide');
+    await dialog.getByRole('button', { name: 'Promote' }).click();
+    await row('Production').getByText('100% of all users').waitFor();
+    await row('Production').getByRole('button', { name: 'Same' }).waitFor();
+  });
+  const promoted = await t.request({ method: 'GET', url: `/api/environments/${t.projectId}/feature_flags/${inProduction.json().id}/` });
+  assert.equal(promoted.json().active, true);
+  assert.equal(promoted.json().filters.groups[0].rollout_percentage, 100);
+  const untouched = await t.request({ method: 'GET', url: `/api/environments/${rows[0].id}/feature_flags/${inStaging.json().id}/` });
+  assert.equal(untouched.json().version, inStaging.json().version, 'the source is not written');
 });

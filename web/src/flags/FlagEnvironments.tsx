@@ -5,6 +5,7 @@ import { useProject } from '../shell/session.ts';
 import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
 import { Card } from '../ui/Page.tsx';
 import { releaseSummary, variantCount } from './flag-summary.ts';
+import { PromoteFlag } from './PromoteFlag.tsx';
 
 /** The flag with this key in `environment`, or null when it has none. */
 async function flagIn(environment: number, key: string, signal: AbortSignal): Promise<FeatureFlag | null> {
@@ -39,6 +40,7 @@ export function FlagEnvironments({ flag }: { flag: FeatureFlag }) {
             <th>Release</th>
             <th>Variants</th>
             <th>Payloads</th>
+            <th />
           </tr>
         </thead>
         <tbody>
@@ -68,6 +70,11 @@ export function FlagEnvironments({ flag }: { flag: FeatureFlag }) {
                     <td>{Object.keys(other.filters.payloads ?? {}).length || '–'}</td>
                   </>
                 )}
+                <td>
+                  {environment.id !== current.id && found?.isSuccess ? (
+                    <PromoteFlag flag={flag} from={current.id} target={environment} targetFlag={found.data} />
+                  ) : null}
+                </td>
               </tr>
             );
           })}
