@@ -5,7 +5,7 @@
  */
 import { EVENT_PROCESSORS } from '../events/pipeline.ts';
 import { defineArea } from '../kernel/area.ts';
-import { registerInProject, registerInProjectAndEnvironment } from '../kernel/http/project-scope.ts';
+import { registerInProject } from '../kernel/http/project-scope.ts';
 import type { ExperimentDeps } from './deps.ts';
 import { experimentsProcessor } from './exposure/processor.ts';
 import { ResultsCache } from './results/cache.ts';
@@ -16,5 +16,5 @@ export const experiments = defineArea('experiments', ['kernel', 'accounts', 'fla
   const deps: ExperimentDeps = { ...app.kernel, flagCache: app.flagCache, results: new ResultsCache() };
   app.extensions.contribute(EVENT_PROCESSORS, experimentsProcessor());
   await registerInProject(app, '/experiments', experimentRoutes(deps));
-  await registerInProjectAndEnvironment(app, '/query', queryRoutes(deps));
+  await registerInProject(app, '/query', queryRoutes(deps));
 });

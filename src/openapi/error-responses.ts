@@ -60,7 +60,7 @@ export function errorResponse(status: number): { $ref: string } {
 const BODY_METHODS: ReadonlySet<string> = new Set(['post', 'put', 'patch']);
 
 /** Write methods that never write (flag DELETE always answers 405). */
-const NEVER_WRITES: ReadonlySet<string> = new Set(['feature_flags_destroy']);
+const NEVER_WRITES: ReadonlySet<string> = new Set(['feature_flags_destroy', 'environments_feature_flags_destroy']);
 
 export interface OperationTraits {
   operationId: string;

@@ -3,7 +3,7 @@
  * then the action — `list`, `create`, `retrieve`, `update` (PUT), `partial_update` (PATCH),
  * `destroy` — so `PATCH /api/projects/{project_id}/feature_flags/{id}/` is
  * `feature_flags_partial_update`. `/api` and the `projects/{project_id}` prefix of project
- * resources are left out. Where two operations would get the same name, OVERRIDES names one.
+ * resources are left out; under `environments/{project_id}` they are prefixed `environments_`. Where two operations would get the same name, OVERRIDES names one.
  */
 export const OVERRIDES: Readonly<Record<string, string>> = {
   'GET /api/surveys': 'surveys_public_feed_retrieve',
@@ -36,6 +36,11 @@ const isParameter = (segment: string) => segment.startsWith('{');
 export function operationIdFor(method: string, path: string, paginated: boolean): string {
   const override = OVERRIDES[`${method.toUpperCase()} ${path}`];
   if (override) return override;
+  // Every project route is served under /api/environments/{project_id}/ too: the same names,
+  // prefixed `environments_` (as PostHog's document names them).
+  const inEnvironment = /^\/api\/environments\/\{project_id\}(\/.+)$/.exec(path);
+  const projectOverride = inEnvironment ? OVERRIDES[`${method.toUpperCase()} /api/projects/{project_id}${inEnvironment[1]}`] : undefined;
+  if (projectOverride && !projectOverride.startsWith('projects_')) return `environments_${projectOverride}`;
   let segments = path.split('/').filter((segment) => segment !== '');
   if (segments[0] === 'api') segments = segments.slice(1);
   if (segments[0] === 'projects' && segments[1] === '{project_id}' && segments.length > 2) segments = segments.slice(2);

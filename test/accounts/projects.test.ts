@@ -14,6 +14,8 @@ import {
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z$/;
 const INSUFFICIENT = permissionDenied('Your organization access level is insufficient.');
+/** PostHog's answer to a member deleting a project: reading and renaming take membership, deleting an admin. */
+const NOT_PROJECT_ADMIN = permissionDenied("You don't have sufficient permissions in the project.");
 
 describe('projects', () => {
   let t: TestApp;
@@ -30,6 +32,7 @@ describe('projects', () => {
     const body = res.json();
     assert.deepEqual(Object.keys(body).sort(), [
       'api_token',
+      'color',
       'created_at',
       'id',
       'name',
@@ -141,7 +144,7 @@ describe('projects', () => {
     const victim = await createProject(t, { name: 'Victim' });
     const del = await t.request({ method: 'DELETE', url: `/api/projects/${victim.id}/`, key: member.key });
     assert.equal(del.statusCode, 403);
-    assert.deepEqual(del.json(), INSUFFICIENT);
+    assert.deepEqual(del.json(), NOT_PROJECT_ADMIN);
     const patch = await t.request({ method: 'PATCH', url: `/api/projects/${victim.id}/`, payload: { name: 'Renamed' }, key: member.key });
     assert.equal(patch.statusCode, 200);
     assert.equal(patch.json().name, 'Renamed');

@@ -24,6 +24,7 @@ const ACCEPTED_WARNINGS = [
   'info-license #/info',
   'operation-2xx-response #/paths/~1api~1projects~1{project_id}~1experiments~1{id}/delete/responses',
   'operation-2xx-response #/paths/~1api~1projects~1{project_id}~1feature_flags~1{id}/delete/responses',
+  'operation-2xx-response #/paths/~1api~1environments~1{project_id}~1feature_flags~1{id}/delete/responses',
 ];
 
 let t: TestApp;

@@ -61,7 +61,15 @@ export function inviteRefusal(level: number, invited?: number): string | null {
   return null;
 }
 
-/** Creating and deleting projects, resetting a project's token, rotating its secret. */
+/**
+ * Deleting a project or an environment: PostHog lets any member read and update (rename) one and
+ * asks an admin to delete it, in these words.
+ */
+export function projectDeleteRefusal(level: number | null): string | null {
+  return level !== null && isAdminOrOwner(level) ? null : "You don't have sufficient permissions in the project.";
+}
+
+/** Creating projects and environments, resetting a project's token, rotating its secret. */
 export function projectAdminRefusal(level: number | null): string | null {
   return level !== null && isAdminOrOwner(level) ? null : 'Your organization access level is insufficient.';
 }

@@ -16,7 +16,7 @@ export const CreateOrganizationBody = Type.Object({
 });
 export type CreateOrganizationBody = Static<typeof CreateOrganizationBody>;
 
-/** PostHog's TeamBasic: how projects appear inside an organization and in `users/@me`. */
+/** PostHog's TeamBasic: how environments appear inside an organization and in `users/@me`; `project_id` is the project it belongs to. */
 export const TeamBasic = Type.Object({
   id: Type.Integer(),
   project_id: Type.Integer(),
@@ -24,6 +24,7 @@ export const TeamBasic = Type.Object({
   name: Type.String(),
   api_token: Type.String(),
   timezone: Type.String(),
+  color: Type.Union([Type.String(), Type.Null()], { description: 'The colour the console paints the environment with (`#rrggbb`), or null.' }),
 });
 export type TeamBasic = Static<typeof TeamBasic>;
 

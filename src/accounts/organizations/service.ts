@@ -22,15 +22,17 @@ export function isUuid(value: string): boolean {
 export function toTeamBasic(project: ProjectRow): TeamBasic {
   return {
     id: project.id,
-    project_id: project.id,
+    project_id: project.project_group_id,
     organization: project.organization_id,
     name: project.name,
     api_token: project.api_token,
     timezone: project.timezone,
+    color: project.color,
   };
 }
 
-function toOrganization(row: OrganizationOfUser, projects: ProjectRow[]): Organization {
+/** `environments`: PostHog's teams; `projects`: each project through its first environment. */
+function toOrganization(row: OrganizationOfUser, environments: ProjectRow[], projects: ProjectRow[]): Organization {
   return {
     id: row.id,
     name: row.name,
@@ -40,7 +42,7 @@ function toOrganization(row: OrganizationOfUser, projects: ProjectRow[]): Organi
     updated_at: row.updated_at.toISOString(),
     membership_level: membershipLevelNumber(row.membership_level),
     member_count: row.member_count,
-    teams: projects.map(toTeamBasic),
+    teams: environments.map(toTeamBasic),
     projects: projects.map((p) => ({ id: p.id, organization_id: p.organization_id, name: p.name })),
   };
 }
@@ -82,15 +84,30 @@ export async function resolveOrganization(
 export async function organizationBody(deps: AccountsDeps, principal: Principal, organizationId: string): Promise<Organization | null> {
   const row = await findOrganizationOfUser(deps.pool, organizationId, principal.user.id);
   if (!row) return null;
-  const { rows: projects } = await listReachableProjects(deps.pool, keyReach(principal), { organizationId });
-  return toOrganization(row, projects);
+  const reach = keyReach(principal);
+  const [environments, projects] = await Promise.all([
+    listReachableProjects(deps.pool, reach, { kind: 'environments', organizationId }),
+    listReachableProjects(deps.pool, reach, { kind: 'projects', organizationId }),
+  ]);
+  return toOrganization(row, environments.rows, projects.rows);
 }
 
 export async function listOrganizations(deps: AccountsDeps, principal: Principal, page: Page) {
   const reach = keyReach(principal);
   const { count, rows } = await listReachableOrganizations(deps.pool, reach, page);
-  const { rows: projects } = rows.length ? await listReachableProjects(deps.pool, reach) : { rows: [] };
-  const results = rows.map((row) => toOrganization(row, projects.filter((p) => p.organization_id === row.id)));
+  const [environments, projects] = rows.length
+    ? await Promise.all([
+        listReachableProjects(deps.pool, reach, { kind: 'environments' }).then((r) => r.rows),
+        listReachableProjects(deps.pool, reach, { kind: 'projects' }).then((r) => r.rows),
+      ])
+    : [[], []];
+  const results = rows.map((row) =>
+    toOrganization(
+      row,
+      environments.filter((p) => p.organization_id === row.id),
+      projects.filter((p) => p.organization_id === row.id),
+    ),
+  );
   return { count, results };
 }
 

@@ -6,8 +6,33 @@ import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { paginatedOf } from '../../kernel/http/pagination.ts';
 import { resolveOrganization } from '../organizations/service.ts';
-import { CreateProjectBody, Project, ProjectParams, UpdateProjectBody } from './schemas.ts';
-import { createProject, deleteProject, getProject, listOrganizationProjects, listProjects, resetProjectToken, rotateSecretToken, updateProject } from './service.ts';
+import type { Principal } from '../auth/principal.ts';
+import { registerInProject } from '../../kernel/http/project-scope.ts';
+import {
+  CreateEnvironmentBody,
+  CreateProjectBody,
+  EnvironmentParams,
+  OrganizationProjectParams,
+  Project,
+  ProjectParams,
+  UpdateEnvironmentBody,
+  UpdateProjectBody,
+} from './schemas.ts';
+import {
+  createEnvironment,
+  createProject,
+  deleteEnvironment,
+  deleteProject,
+  getEnvironment,
+  getProject,
+  listEnvironments,
+  listOrganizationProjects,
+  listProjects,
+  resetProjectToken,
+  rotateSecretToken,
+  updateEnvironment,
+  updateProject,
+} from './service.ts';
 
 const tags = ['platform'];
 const ProjectList = paginatedOf(Project);
@@ -17,6 +42,47 @@ const CreatedProject = Type.Object(Project.properties, {
 const RotatedProject = Type.Object(Project.properties, {
   description: 'The project with its new secret token in clear, here and never again.',
 });
+
+/** Token resets, under every project prefix (`/api/projects/{id}/…`, `/api/environments/{id}/…`): they act on one environment. */
+function tokenRoutes(deps: AccountsDeps) {
+  return async function register(instance: FastifyInstance): Promise<void> {
+    const app = instance.withTypeProvider<TypeBoxTypeProvider>();
+    app.patch(
+      '/reset_token',
+      {
+        config: { scope: 'project:write' },
+        schema: {
+          tags,
+          summary: 'Give the environment a new public project token (`phc_…`); the old one is refused from now on (admins and owners)',
+          params: ProjectParams,
+          response: { 200: Project },
+        },
+      },
+      async (request) => resetProjectToken(deps, request.principal, request.project),
+    );
+    app.patch(
+      '/rotate_secret_token',
+      {
+        config: { scope: 'project:write' },
+        schema: {
+          tags,
+          summary: 'Give the environment a new secret token (`phs_…`), answered in clear once; the old one is refused from now on (admins and owners)',
+          params: ProjectParams,
+          response: { 200: RotatedProject },
+        },
+      },
+      async (request) => rotateSecretToken(deps, request.principal, request.project),
+    );
+  };
+}
+
+/** The organization a project path names (`/api/organizations/{id}/projects/{id}/`), resolved; undefined on `/api/projects/{id}/`. */
+function organizationInPath(params: unknown, principal: Principal): string | undefined {
+  const raw = (params as { organization_id?: string }).organization_id;
+  if (raw === undefined) return undefined;
+  if (raw === '@current') return principal.user.current_organization_id ?? '';
+  return raw.toLowerCase();
+}
 
 /**
  * Project routes use the `project_id` parameter, so the auth hook resolves `@current`, answers
@@ -99,78 +165,128 @@ export function projectRoutes(deps: AccountsDeps) {
       },
     );
 
+    // A project by its id (its first environment's), under /api/projects/ and its organization.
+    const projectPaths = [
+      { url: '/api/projects/:project_id', params: ProjectParams },
+      { url: '/api/organizations/:organization_id/projects/:project_id', params: OrganizationProjectParams },
+    ] as const;
+    for (const { url, params } of projectPaths) {
+      const organizationOf = (request: { params: unknown; principal: Principal }) => organizationInPath(request.params, request.principal);
+      app.get(
+        url,
+        {
+          config: { scope: 'project:read' },
+          schema: { tags, summary: 'Retrieve a project by id, or `@current`', params, response: { 200: Project } },
+        },
+        async (request) => getProject(deps, request.project, organizationOf(request)),
+      );
+      app.patch(
+        url,
+        {
+          config: { scope: 'project:write' },
+          schema: {
+            tags,
+            summary: "Rename a project, or change its first environment's time zone (members)",
+            params,
+            body: UpdateProjectBody,
+            response: { 200: Project },
+          },
+        },
+        async (request) => updateProject(deps, request.project, request.body, organizationOf(request)),
+      );
+      app.delete(
+        url,
+        {
+          config: { scope: 'project:write' },
+          schema: {
+            tags,
+            summary: 'Delete a project, every environment of it and everything in them (organization admins and owners)',
+            params,
+            response: { 204: Type.Null({ description: 'Deleted.' }) },
+          },
+        },
+        async (request, reply) => {
+          await deleteProject(deps, request.principal, request.project, organizationOf(request));
+          return reply.code(204).send(null);
+        },
+      );
+    }
+
     app.get(
-      '/api/projects/:project_id',
+      '/api/projects/:project_id/environments',
       {
         config: { scope: 'project:read' },
         schema: {
           tags,
-          summary: 'Retrieve a project by id, or `@current`',
+          summary: 'List the environments of the project (the key may be scoped to some of them)',
           params: ProjectParams,
-          response: { 200: Project },
+          querystring: PaginationQuery,
+          response: { 200: ProjectList },
         },
       },
-      async (request) => getProject(deps, request.project),
+      async (request) => {
+        const page = pageOf(request.query);
+        const { count, results } = await listEnvironments(deps, request.principal, request.project, page);
+        return paginated(request, page, count, results);
+      },
     );
 
-    app.patch(
-      '/api/projects/:project_id',
+    app.post(
+      '/api/projects/:project_id/environments',
       {
         config: { scope: 'project:write' },
         schema: {
           tags,
-          summary: "Update a project's name or time zone",
+          summary: 'Create an environment in the project, with tokens of its own (admins and owners)',
           params: ProjectParams,
-          body: UpdateProjectBody,
-          response: { 200: Project },
+          body: CreateEnvironmentBody,
+          response: { 201: CreatedProject },
         },
       },
-      async (request) => updateProject(deps, request.project, request.body),
+      async (request, reply) => reply.code(201).send(await createEnvironment(deps, request.principal, request.project, request.body)),
+    );
+
+    app.get(
+      '/api/environments/:project_id',
+      {
+        config: { scope: 'project:read' },
+        schema: { tags, summary: 'Retrieve an environment by id, or `@current`', params: EnvironmentParams, response: { 200: Project } },
+      },
+      async (request) => getEnvironment(deps, request.project),
     );
 
     app.patch(
-      '/api/projects/:project_id/reset_token',
+      '/api/environments/:project_id',
       {
         config: { scope: 'project:write' },
         schema: {
           tags,
-          summary: 'Give the project a new public project token (`phc_…`); the old one is refused from now on (admins and owners)',
-          params: ProjectParams,
+          summary: "Update an environment's name, time zone or colour (members)",
+          params: EnvironmentParams,
+          body: UpdateEnvironmentBody,
           response: { 200: Project },
         },
       },
-      async (request) => resetProjectToken(deps, request.principal, request.project),
-    );
-
-    app.patch(
-      '/api/projects/:project_id/rotate_secret_token',
-      {
-        config: { scope: 'project:write' },
-        schema: {
-          tags,
-          summary: 'Give the project a new secret token (`phs_…`), answered in clear once; the old one is refused from now on (admins and owners)',
-          params: ProjectParams,
-          response: { 200: RotatedProject },
-        },
-      },
-      async (request) => rotateSecretToken(deps, request.principal, request.project),
+      async (request) => updateEnvironment(deps, request.project, request.body),
     );
 
     app.delete(
-      '/api/projects/:project_id',
+      '/api/environments/:project_id',
       {
         config: { scope: 'project:write' },
         schema: {
           tags,
-          summary: 'Delete a project and everything in it (organization admins and owners)',
-          params: ProjectParams,
+          summary: "Delete an environment and everything in it (organization admins and owners; a project's first environment goes only with the project)",
+          params: EnvironmentParams,
           response: { 204: Type.Null({ description: 'Deleted.' }) },
         },
       },
       async (request, reply) => {
-        await deleteProject(deps, request.principal, request.project);
+        await deleteEnvironment(deps, request.principal, request.project);
         return reply.code(204).send(null);
       },
     );
+
+    await registerInProject(instance, '', tokenRoutes(deps));
   };
 }

@@ -5,9 +5,22 @@ export const ProjectParams = Type.Object({
   project_id: Type.String({ description: "The project's integer id, or `@current`." }),
 });
 
+export const EnvironmentParams = Type.Object({
+  project_id: Type.String({ description: "The environment's integer id, or `@current`." }),
+});
+
+export const OrganizationProjectParams = Type.Object({
+  organization_id: Type.String({ description: "The organization's id, or `@current`." }),
+  project_id: Type.String({ description: "The project's integer id, or `@current`." }),
+});
+
+const Color = Type.String({ pattern: '^#[0-9a-fA-F]{6}$', description: 'A colour as `#rrggbb`.' });
+
 export const Project = Type.Object({
   id: Type.Integer(),
-  project_id: Type.Integer({ description: 'Same as `id` (PostHog keeps both).' }),
+  project_id: Type.Integer({
+    description: "The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`.",
+  }),
   name: Type.String(),
   organization: Type.String({ format: 'uuid' }),
   api_token: Type.String({ description: 'The public project token (`phc_…`) SDKs send.' }),
@@ -17,6 +30,7 @@ export const Project = Type.Object({
       'carries it in clear, once; every later read shows its masked form (`phs_...abcd`).',
   }),
   timezone: Type.String(),
+  color: Type.Union([Type.String(), Type.Null()], { description: 'The colour the console paints the environment with (`#rrggbb`), or null.' }),
   created_at: Timestamp,
   updated_at: Timestamp,
 });
@@ -39,3 +53,17 @@ export const UpdateProjectBody = Type.Object({
   timezone: Type.Optional(Timezone),
 });
 export type UpdateProjectBody = Static<typeof UpdateProjectBody>;
+
+export const CreateEnvironmentBody = Type.Object({
+  name: ProjectName,
+  timezone: Type.Optional(Timezone),
+  color: Type.Optional(Type.Union([Color, Type.Null()])),
+});
+export type CreateEnvironmentBody = Static<typeof CreateEnvironmentBody>;
+
+export const UpdateEnvironmentBody = Type.Object({
+  name: Type.Optional(ProjectName),
+  timezone: Type.Optional(Timezone),
+  color: Type.Optional(Type.Union([Color, Type.Null()])),
+});
+export type UpdateEnvironmentBody = Static<typeof UpdateEnvironmentBody>;

@@ -32,5 +32,8 @@ export const UpdateMeBody = Type.Object({
   current_password: Type.Optional(
     Type.String({ maxLength: PASSWORD_MAX_LENGTH, description: 'Your password, when you change `password` or `email` and have one.' }),
   ),
+  set_current_team: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 2147483647, description: 'An environment you may reach: it, and its organization, become your `@current` ones.' }),
+  ),
 });
 export type UpdateMeBody = Static<typeof UpdateMeBody>;

@@ -1,7 +1,7 @@
 import type { AccountsDeps } from '../deps.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
-import type { Principal } from '../auth/principal.ts';
+import { principalCanReach, type Principal } from '../auth/principal.ts';
 import { notFound, validationError } from '../../kernel/errors.ts';
 import { cleanName } from '../organizations/service.ts';
 import { endOtherSessionsOfUser } from '../sessions/service.ts';
@@ -10,8 +10,22 @@ import { accountOfUser, ensureNotThrottled } from '../sessions/throttle.ts';
 import { cleanEmail } from './email.ts';
 import { NAME_MAX_LENGTH, type Me, type UpdateMeBody } from './schemas.ts';
 import { me } from './service.ts';
-import { findUser, findUserIdByEmail, updateProfile, type ProfileChanges, type UserRecord } from './store.ts';
+import { findUser, findUserIdByEmail, setCurrentOrganization, updateProfile, type ProfileChanges, type UserRecord } from './store.ts';
 import { emailTaken } from '../errors.ts';
+
+/** `set_current_team`: an environment the caller may reach becomes their current one, with its organization. */
+async function setCurrentTeam(deps: AccountsDeps, principal: Principal, id: number): Promise<Principal> {
+  const project = await deps.authenticator.project(id);
+  if (!project || !principalCanReach(principal, project)) {
+    throw validationError(`Object with id=${id} does not exist.`, 'set_current_team', 'does_not_exist');
+  }
+  await deps.units.run(async (unit) => {
+    await setCurrentOrganization(unit.client, principal.user.id, project.organizationId, project.id);
+    // Cached principals carry the current environment.
+    await deps.bus.publish(unit, { kind: 'auth' });
+  });
+  return { ...principal, user: { ...principal.user, current_project_id: project.id, current_organization_id: project.organizationId } };
+}
 
 /**
  * A new password or e-mail address needs the current password (when one is set): a stolen
@@ -41,7 +55,8 @@ async function checkCurrentPassword(
  * current password; a password change ends every other session of the person (the one making the
  * change stays signed in).
  */
-export async function updateMe(deps: AccountsDeps, principal: Principal, body: UpdateMeBody, address: string): Promise<Me> {
+export async function updateMe(deps: AccountsDeps, caller: Principal, body: UpdateMeBody, address: string): Promise<Me> {
+  let principal = caller;
   const user = await findUser(deps.pool, principal.user.id);
   if (!user) throw notFound();
   const changes: ProfileChanges = {};
@@ -61,6 +76,7 @@ export async function updateMe(deps: AccountsDeps, principal: Principal, body: U
     checkPasswordStrength(body.password, attributes);
     changes.passwordHash = await hashPassword(body.password);
   }
+  if (body.set_current_team !== undefined) principal = await setCurrentTeam(deps, principal, body.set_current_team);
   if (Object.keys(changes).length > 0) {
     await deps.units.run(async (unit) => {
       const { client } = unit;

@@ -18,11 +18,13 @@ import { FlagStatusBadges } from './FlagBadges.tsx';
 import { FlagEvaluate } from './FlagEvaluate.tsx';
 import { FlagOverview } from './FlagOverview.tsx';
 import { flagTypeLabel } from './flag-summary.ts';
+import { FlagEnvironments } from './FlagEnvironments.tsx';
 import { FlagUsage } from './FlagUsage.tsx';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
   { id: 'usage', label: 'Usage' },
+  { id: 'environments', label: 'Environments' },
   { id: 'evaluate', label: 'Why this value?' },
   { id: 'history', label: 'History' },
 ];
@@ -153,6 +155,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
       <TabPanel idPrefix="flag" id={tab}>
         {tab === 'overview' ? <FlagOverview flag={data} /> : null}
         {tab === 'usage' ? <FlagUsage flag={data} /> : null}
+        {tab === 'environments' ? <FlagEnvironments flag={data} /> : null}
         {tab === 'evaluate' ? <FlagEvaluate flag={data} /> : null}
         {tab === 'history' ? <FlagHistory flag={data} /> : null}
       </TabPanel>

@@ -19,6 +19,9 @@ const ONLY_PROJECT = "This is the organization's only project: it cannot be dele
 
 /** Deleting the project and everything in it, after its name is typed. Admins and owners. */
 export function DeleteProjectCard({ project }: { project: Project }) {
+  // A project's first environment carries the project's id and goes only with the whole project.
+  const whole = project.project_id === project.id;
+  const noun = whole ? 'project' : 'environment';
   const rights = useOrganizationRights();
   const teams = useTeams();
   const reset = useResetSession();
@@ -27,9 +30,9 @@ export function DeleteProjectCard({ project }: { project: Project }) {
   const [open, setOpen] = useState(false);
   const [typed, setTyped] = useState('');
   const remove = useMutation({
-    mutationFn: () => api.delete(`/api/projects/${project.id}/`),
+    mutationFn: () => api.delete(whole ? `/api/projects/${project.id}/` : `/api/environments/${project.id}/`),
     onSuccess: async () => {
-      toast.show(`Project ${project.name} deleted.`);
+      toast.show(`${whole ? 'Project' : 'Environment'} ${project.name} deleted.`);
       await reset();
       navigate('/feature_flags');
     },
@@ -40,11 +43,15 @@ export function DeleteProjectCard({ project }: { project: Project }) {
     remove.reset();
   };
   return (
-    <Card title="Delete project">
+    <Card title={`Delete ${noun}`}>
       <div className="row row-between">
-        <p className="muted grow">Deletes the project with its flags, surveys, cohorts, persons and events. It cannot be undone.</p>
+        <p className="muted grow">
+          {whole
+            ? 'Deletes the project, every environment of it, and their flags, surveys, cohorts, persons and events. It cannot be undone.'
+            : 'Deletes the environment with its flags, surveys, cohorts, persons and events. It cannot be undone.'}
+        </p>
         <RestrictedButton variant="danger" size="sm" reason={rights.manageProject ?? (teams.length <= 1 ? ONLY_PROJECT : null)} onClick={() => setOpen(true)}>
-          Delete project
+          {`Delete ${noun}`}
         </RestrictedButton>
       </div>
       <Dialog
@@ -55,13 +62,13 @@ export function DeleteProjectCard({ project }: { project: Project }) {
           <>
             <Button onClick={close}>Cancel</Button>
             <Button variant="danger" loading={remove.isPending} disabled={typed !== project.name} onClick={() => remove.mutate()}>
-              Delete project
+              {`Delete ${noun}`}
             </Button>
           </>
         }
       >
         <p>Everything in it goes with it: SDKs sending its project token stop getting flags and surveys at once.</p>
-        <Field label={`Type the project's name, ${project.name}, to confirm`}>
+        <Field label={`Type the ${noun}'s name, ${project.name}, to confirm`}>
           {(control) => <Input {...control} autoComplete="off" value={typed} onChange={(event) => setTyped(event.target.value)} />}
         </Field>
         {remove.isError ? <Notice tone="error">{errorMessage(remove.error)}</Notice> : null}

@@ -15,6 +15,7 @@ import { RestrictedButton } from '../ui/Restricted.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { DeleteProjectCard } from './DeleteProjectCard.tsx';
+import { EnvironmentsCard } from './EnvironmentsCard.tsx';
 import { posthogJsSnippet, posthogNodeSnippet } from './snippets.ts';
 
 type TokenAction = 'reset_token' | 'rotate_secret_token';
@@ -102,14 +103,14 @@ export function ProjectSettings() {
   const toast = useToast();
   const project = useQuery({
     queryKey: ['project', current.id],
-    queryFn: ({ signal }) => api.get<Project>(`/api/projects/${current.id}/`, signal),
+    queryFn: ({ signal }) => api.get<Project>(`/api/environments/${current.id}/`, signal),
   });
   const [name, setName] = useState<string | null>(null);
   const [snippet, setSnippet] = useState('js');
   const rename = useMutation({
-    mutationFn: (value: string) => api.patch<Project>(`/api/projects/${current.id}/`, { name: value }),
+    mutationFn: (value: string) => api.patch<Project>(`/api/environments/${current.id}/`, { name: value }),
     onSuccess: () => {
-      toast.show('Project renamed.');
+      toast.show('Environment renamed.');
       setName(null);
       void client.invalidateQueries({ queryKey: ['project', current.id] });
       void client.invalidateQueries({ queryKey: ME_KEY });
@@ -131,9 +132,9 @@ export function ProjectSettings() {
           deleting the project are for its admins and owners.
         </Notice>
       ) : null}
-      <Card title="Project">
+      <Card title="Environment">
         <form className="row evaluate-form" onSubmit={onRename}>
-          <Field label="Project name" className="grow" error={fieldError(rename.error, 'name') ?? (rename.isError && !fieldError(rename.error, 'name') ? errorMessage(rename.error) : null)}>
+          <Field label="Environment name" className="grow" error={fieldError(rename.error, 'name') ?? (rename.isError && !fieldError(rename.error, 'name') ? errorMessage(rename.error) : null)}>
             {(control) => <Input {...control} value={name ?? data.name} onChange={(event) => setName(event.target.value)} />}
           </Field>
           <Button type="submit" className="align-end" loading={rename.isPending} disabled={name === null || name === data.name}>
@@ -141,8 +142,10 @@ export function ProjectSettings() {
           </Button>
         </form>
         <dl className="definition-list">
-          <dt>Project id</dt>
+          <dt>Environment id</dt>
           <dd className="mono">{data.id}</dd>
+          <dt>Project id</dt>
+          <dd className="mono">{data.project_id}</dd>
         </dl>
       </Card>
       <Card title="Project token" actions={<TokenActionButton project={data} action="reset_token" />}>
@@ -174,6 +177,7 @@ export function ProjectSettings() {
           />
         </TabPanel>
       </Card>
+      <EnvironmentsCard project={data} />
       <DeleteProjectCard project={data} />
     </div>
   );

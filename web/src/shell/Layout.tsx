@@ -5,44 +5,73 @@ import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
 import { useToast } from '../ui/Toast.tsx';
 import { isActive, NAV_ITEMS } from './nav.ts';
+import type { TeamSummary } from '../api/types.ts';
 import { displayName, useMe, useProject, useResetSession, useTeams } from './session.ts';
 
+/** Environments grouped by project, in the organization's order (the project's own name from `projects`). */
+function environmentGroups(teams: TeamSummary[], projects: { id: number; name: string }[]) {
+  const groups = new Map<number, { name: string; environments: TeamSummary[] }>();
+  for (const team of teams) {
+    const name = projects.find((p) => p.id === team.project_id)?.name ?? team.name;
+    const group = groups.get(team.project_id) ?? { name, environments: [] };
+    group.environments.push(team);
+    groups.set(team.project_id, group);
+  }
+  return [...groups.values()];
+}
+
+/** The project and environment the console shows, painted in the environment's colour so production is never mistaken for staging. */
 function ProjectSwitcher() {
   const project = useProject();
   const teams = useTeams();
+  const me = useMe();
   const reset = useResetSession();
   const toast = useToast();
   const [, navigate] = useLocation();
   const switchProject = useMutation({
-    mutationFn: (id: number) => api.patch('/api/users/@me/', { set_current_project: id }),
+    mutationFn: (id: number) => api.patch('/api/users/@me/', { set_current_team: id }),
     onSuccess: async () => {
       await reset();
       navigate('/feature_flags');
     },
-    onError: (error) => toast.show(`The project could not be switched: ${errorMessage(error)}`, 'error'),
+    onError: (error) => toast.show(`The environment could not be switched: ${errorMessage(error)}`, 'error'),
   });
+  const groups = environmentGroups(teams, me.organization?.projects ?? []);
+  const current = groups.find((g) => g.environments.some((e) => e.id === project.id));
+  const several = groups.some((g) => g.environments.length > 1);
+  const style = project.color ? { borderLeftColor: project.color } : undefined;
   if (teams.length <= 1) {
     return (
-      <div className="project-switcher" title="Current project">
+      <div className="project-switcher" title="Current project" style={style} data-colored={project.color ? '' : undefined}>
         <span className="project-switcher-label">Project</span>
         <span className="project-switcher-name">{project.name}</span>
       </div>
     );
   }
   return (
-    <label className="project-switcher">
-      <span className="project-switcher-label">Project</span>
+    <label className="project-switcher" style={style} data-colored={project.color ? '' : undefined}>
+      <span className="project-switcher-label">{several ? `${current?.name ?? 'Project'}: environment` : 'Project'}</span>
       <select
         className="input select"
         value={project.id}
         disabled={switchProject.isPending}
         onChange={(event) => switchProject.mutate(Number(event.target.value))}
       >
-        {teams.map((team) => (
-          <option key={team.id} value={team.id}>
-            {team.name}
-          </option>
-        ))}
+        {groups.map((group) =>
+          group.environments.length === 1 ? (
+            <option key={group.environments[0].id} value={group.environments[0].id}>
+              {group.name}
+            </option>
+          ) : (
+            <optgroup key={group.environments[0].id} label={group.name}>
+              {group.environments.map((team) => (
+                <option key={team.id} value={team.id}>
+                  {team.name}
+                </option>
+              ))}
+            </optgroup>
+          ),
+        )}
       </select>
     </label>
   );

@@ -331,12 +331,68 @@ export interface paths {
         get: operations["projects_retrieve"];
         put?: never;
         post?: never;
-        /** Delete a project and everything in it (organization admins and owners) */
+        /** Delete a project, every environment of it and everything in them (organization admins and owners) */
         delete: operations["projects_destroy"];
         options?: never;
         head?: never;
-        /** Update a project's name or time zone */
+        /** Rename a project, or change its first environment's time zone (members) */
         patch: operations["projects_partial_update"];
+        trace?: never;
+    };
+    "/api/organizations/{organization_id}/projects/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a project by id, or `@current` */
+        get: operations["organizations_projects_retrieve"];
+        put?: never;
+        post?: never;
+        /** Delete a project, every environment of it and everything in them (organization admins and owners) */
+        delete: operations["organizations_projects_destroy"];
+        options?: never;
+        head?: never;
+        /** Rename a project, or change its first environment's time zone (members) */
+        patch: operations["organizations_projects_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/environments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the environments of the project (the key may be scoped to some of them) */
+        get: operations["environments_list"];
+        put?: never;
+        /** Create an environment in the project, with tokens of its own (admins and owners) */
+        post: operations["environments_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an environment by id, or `@current` */
+        get: operations["environments_retrieve"];
+        put?: never;
+        post?: never;
+        /** Delete an environment and everything in it (organization admins and owners; a project's first environment goes only with the project) */
+        delete: operations["environments_destroy"];
+        options?: never;
+        head?: never;
+        /** Update an environment's name, time zone or colour (members) */
+        patch: operations["environments_partial_update"];
         trace?: never;
     };
     "/api/projects/{project_id}/reset_token": {
@@ -352,7 +408,7 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Give the project a new public project token (`phc_…`); the old one is refused from now on (admins and owners) */
+        /** Give the environment a new public project token (`phc_…`); the old one is refused from now on (admins and owners) */
         patch: operations["projects_reset_token_partial_update"];
         trace?: never;
     };
@@ -369,8 +425,42 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        /** Give the project a new secret token (`phs_…`), answered in clear once; the old one is refused from now on (admins and owners) */
+        /** Give the environment a new secret token (`phs_…`), answered in clear once; the old one is refused from now on (admins and owners) */
         patch: operations["projects_rotate_secret_token_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/reset_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Give the environment a new public project token (`phc_…`); the old one is refused from now on (admins and owners) */
+        patch: operations["environments_reset_token_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/rotate_secret_token": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Give the environment a new secret token (`phs_…`), answered in clear once; the old one is refused from now on (admins and owners) */
+        patch: operations["environments_rotate_secret_token_partial_update"];
         trace?: never;
     };
     "/api/personal_api_keys": {
@@ -789,6 +879,369 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/feature_flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List feature flags */
+        get: operations["environments_feature_flags_list"];
+        put?: never;
+        /** Create a feature flag */
+        post: operations["environments_feature_flags_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of every flag in the project */
+        get: operations["environments_feature_flags_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a feature flag (deleted flags too) */
+        get: operations["environments_feature_flags_retrieve"];
+        /**
+         * Update a feature flag in full (DRF): `key` is required; fields left out keep their values
+         * @description Send `If-Match: "<version>"` to refuse the change (409) when someone else changed the flag first.
+         */
+        put: operations["environments_feature_flags_update"];
+        post?: never;
+        /** Never deletes: answers 405 with no body. Soft-delete with PATCH {"deleted": true}. */
+        delete: operations["environments_feature_flags_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a feature flag; `deleted: true` soft-deletes, `deleted: false` restores
+         * @description Send `If-Match: "<version>"` to refuse the change (409) when someone else changed the flag first.
+         */
+        patch: operations["environments_feature_flags_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of one flag */
+        get: operations["environments_feature_flags_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/create_static_cohort_for_flag": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a static cohort of the persons for whom the flag is on now
+         * @description Answers 200 (PostHog answers 201) with {"cohort": {...}}. Small projects are evaluated inside the request; larger ones in the background (is_calculating: true until done).
+         */
+        post: operations["environments_feature_flags_create_static_cohort_for_flag_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create the flag's usage dashboard if missing and ensure its insights (idempotent)
+         * @description Errors answer 400 {"success": false, "error": "..."} (PostHog).
+         */
+        post: operations["environments_feature_flags_dashboard_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/enrich_usage_dashboard": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add the enriched insights ($feature_view, $feature_interaction) to the usage dashboard, creating it if missing
+         * @description Errors answer 400 {"success": false, "error": "..."} (PostHog).
+         */
+        post: operations["environments_feature_flags_enrich_usage_dashboard_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/has_active_dependents": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Whether other active flags depend on this flag, and which */
+        post: operations["environments_feature_flags_has_active_dependents_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/remote_config": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The payload of a remote-configuration flag (id or key in the path) */
+        get: operations["environments_feature_flags_remote_config_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The flag's status and why */
+        get: operations["environments_feature_flags_status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/bulk_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Keys of flags by id: {"ids": [...]} → {"keys": {"<id>": "<key>"}}
+         * @description All ids invalid → 400 {"error": "Invalid flag IDs provided"} (PostHog).
+         */
+        post: operations["environments_feature_flags_bulk_keys_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/user_blast_radius": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How many of the project's persons (or groups) a condition set matches */
+        post: operations["environments_feature_flags_user_blast_radius_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/enable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Enable the flag (only `active` changes). Archived flags and flags depending on disabled flags are refused (400).
+         * @description No body is read. A flag already in the asked state is answered unchanged (no new version). A deleted flag is a 400.
+         */
+        post: operations["environments_feature_flags_enable_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/disable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Disable the flag (only `active` changes). Refused (400) while other active flags depend on it.
+         * @description No body is read. A flag already in the asked state is answered unchanged (no new version). A deleted flag is a 400.
+         */
+        post: operations["environments_feature_flags_disable_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive the flag: left out of the default list, and disabled in the same write when enabled.
+         * @description No body is read. A flag already in the asked state is answered unchanged (no new version). A deleted flag is a 400.
+         */
+        post: operations["environments_feature_flags_archive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive the flag; it stays disabled.
+         * @description No body is read. A flag already in the asked state is answered unchanged (no new version). A deleted flag is a 400.
+         */
+        post: operations["environments_feature_flags_unarchive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/dependent_flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Active flags that depend on this flag, by key */
+        get: operations["environments_feature_flags_dependent_flags_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/bulk_update_tags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add, remove or set tags on many flags
+         * @description Unknown ids, and flags the rules refuse, are reported in `skipped`; the others are updated (each with its activity entry).
+         */
+        post: operations["environments_feature_flags_bulk_update_tags_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/bulk_delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Soft-delete many flags, by ids or by the list's filters (one or the other)
+         * @description Flags that cannot be deleted (other flags depend on them, unknown ids) are reported in `errors`; the others are deleted.
+         */
+        post: operations["environments_feature_flags_bulk_delete_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/organizations/{organization_id}/feature_flags/copy_flags": {
         parameters: {
             query?: never;
@@ -847,6 +1300,44 @@ export interface paths {
         patch: operations["scheduled_changes_partial_update"];
         trace?: never;
     };
+    "/api/environments/{project_id}/scheduled_changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List scheduled changes (filter by model_name and record_id) */
+        get: operations["environments_scheduled_changes_list"];
+        put?: never;
+        /** Schedule a change of a feature flag */
+        post: operations["environments_scheduled_changes_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/scheduled_changes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a scheduled change */
+        get: operations["environments_scheduled_changes_retrieve"];
+        /** Replace a scheduled change */
+        put: operations["environments_scheduled_changes_update"];
+        post?: never;
+        /** Delete a scheduled change */
+        delete: operations["environments_scheduled_changes_destroy"];
+        options?: never;
+        head?: never;
+        /** Change a scheduled change (PATCH {"is_recurring": false} pauses a recurring one, true resumes it) */
+        patch: operations["environments_scheduled_changes_partial_update"];
+        trace?: never;
+    };
     "/api/projects/{project_id}/approval_policies": {
         parameters: {
             query?: never;
@@ -883,6 +1374,44 @@ export interface paths {
         head?: never;
         /** Change an approval policy */
         patch: operations["approval_policies_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/approval_policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List approval policies */
+        get: operations["environments_approval_policies_list"];
+        put?: never;
+        /** Create an approval policy for one action */
+        post: operations["environments_approval_policies_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/approval_policies/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an approval policy */
+        get: operations["environments_approval_policies_retrieve"];
+        /** Change an approval policy */
+        put: operations["environments_approval_policies_update"];
+        post?: never;
+        /** Delete an approval policy */
+        delete: operations["environments_approval_policies_destroy"];
+        options?: never;
+        head?: never;
+        /** Change an approval policy */
+        patch: operations["environments_approval_policies_partial_update"];
         trace?: never;
     };
     "/api/projects/{project_id}/change_requests": {
@@ -964,6 +1493,91 @@ export interface paths {
         put?: never;
         /** Cancel a change request */
         post: operations["change_requests_cancel_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/change_requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List change requests, newest first */
+        get: operations["environments_change_requests_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/change_requests/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a change request */
+        get: operations["environments_change_requests_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/change_requests/{id}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Approve a change request */
+        post: operations["environments_change_requests_approve_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/change_requests/{id}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reject a change request */
+        post: operations["environments_change_requests_reject_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/change_requests/{id}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel a change request */
+        post: operations["environments_change_requests_cancel_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1091,6 +1705,127 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/cohorts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List cohorts (not deleted), newest first */
+        get: operations["environments_cohorts_list"];
+        put?: never;
+        /** Create a cohort: dynamic (filters) or static (is_static, with _create_static_person_ids or filters to snapshot) */
+        post: operations["environments_cohorts_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/cohorts/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of every cohort in the project */
+        get: operations["environments_cohorts_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/cohorts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a cohort (deleted ones too) */
+        get: operations["environments_cohorts_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Update a cohort; `deleted: true` soft-deletes, `deleted: false` restores */
+        patch: operations["environments_cohorts_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/cohorts/{id}/persons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cohort's persons: a static cohort's members, or the persons a dynamic cohort matches now */
+        get: operations["environments_cohorts_persons_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/cohorts/{id}/add_persons_to_static_cohort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Add persons (person UUIDs in person_ids, or distinct_ids) to a static cohort */
+        patch: operations["environments_cohorts_add_persons_to_static_cohort_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/cohorts/{id}/remove_person_from_static_cohort": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Remove a person (person_id UUID, or distinct_id) from a static cohort */
+        patch: operations["environments_cohorts_remove_person_from_static_cohort_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/cohorts/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of one cohort */
+        get: operations["environments_cohorts_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/dashboards": {
         parameters: {
             query?: never;
@@ -1117,6 +1852,40 @@ export interface paths {
         };
         /** Retrieve a dashboard with its insights, their results computed from the events now */
         get: operations["dashboards_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/dashboards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List dashboards (not deleted) */
+        get: operations["environments_dashboards_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/dashboards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a dashboard with its insights, their results computed from the events now */
+        get: operations["environments_dashboards_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1396,6 +2165,83 @@ export interface paths {
         put?: never;
         /** How this flag evaluates for one person now (by distinct_id or person_id) */
         post: operations["feature_flags_test_evaluation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/local_evaluation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project's flag definitions for local evaluation
+         * @description `Authorization: Bearer` with a personal API key (scope `feature_flag:read`; `?token=<phc_…>` picks the project, else the path's or the key's current project) or the project's secret token (`phs_…`). Every live flag (inactive ones too, remote-configuration flags left out), the group type mapping and, with `send_cohorts`, the cohorts used. `ETag` + `If-None-Match` → 304. See docs/sdk.md.
+         */
+        get: operations["environments_feature_flags_local_evaluation_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/evaluation_reasons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * How every flag evaluates for one person
+         * @description Answers `{key: {value, evaluation: {reason, condition_index}}}` for every live flag, evaluated with the stored person and group properties; disabled flags have value false and reason `disabled`.
+         */
+        get: operations["environments_feature_flags_evaluation_reasons_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/my_flags": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every flag's value for the key's owner
+         * @description Evaluates every live flag for the distinct id of the user the key belongs to (stored person properties): `[{feature_flag: <minimal flag>, value}]`, newest first.
+         */
+        get: operations["environments_feature_flags_my_flags_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/test_evaluation": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** How this flag evaluates for one person now (by distinct_id or person_id) */
+        post: operations["environments_feature_flags_test_evaluation_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1757,6 +2603,321 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/surveys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List surveys (newest first) */
+        get: operations["environments_surveys_list"];
+        put?: never;
+        /** Create a survey */
+        post: operations["environments_surveys_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of every survey in the project */
+        get: operations["environments_surveys_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a survey */
+        get: operations["environments_surveys_retrieve"];
+        /**
+         * Update a survey in full (DRF): `name` and `type` are required; fields left out keep their values
+         * @description Launch with `start_date`, stop with `end_date`, resume with `end_date: null`, archive with `archived`; the targeting and internal flags follow. `remove_targeting_flag: true` soft-deletes the targeting flag.
+         */
+        put: operations["environments_surveys_update"];
+        post?: never;
+        /** Delete a survey (204); its targeting, internal and sampling flags are soft-deleted, the linked flag is kept */
+        delete: operations["environments_surveys_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a survey
+         * @description Launch with `start_date`, stop with `end_date`, resume with `end_date: null`, archive with `archived`; the targeting and internal flags follow. `remove_targeting_flag: true` soft-deletes the targeting flag.
+         */
+        patch: operations["environments_surveys_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of one survey */
+        get: operations["environments_surveys_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Launch the survey now (start_date = now); 400 when it is archived or already launched
+         * @description The same change as a PATCH of the date (flags follow, activity entry); any body is ignored. Resume a stopped survey with a PATCH of `end_date: null`.
+         */
+        post: operations["environments_surveys_launch_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Stop the survey now (end_date = now); 400 when it is not launched or already stopped
+         * @description The same change as a PATCH of the date (flags follow, activity entry); any body is ignored. Resume a stopped survey with a PATCH of `end_date: null`.
+         */
+        post: operations["environments_surveys_stop_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/duplicate_to_projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Copy the survey, as a draft, into every target project: all or nothing, in one transaction
+         * @description Body `{"target_team_ids": [...]}` (or `target_project_ids`). Every target must be a project the key may reach. Each copy is validated as a create in its project and gets its own internal targeting flag.
+         */
+        post: operations["environments_surveys_duplicate_to_projects_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/archived-response-uuids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The uuids of the survey's archived responses (a bare list, unordered) */
+        get: operations["environments_surveys_archived_response_uuids_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The survey's responses, newest first, by cursor; `?format=csv` streams them all as CSV
+         * @description A response is the latest `survey sent` event of its submission inside the window (the dates given, clamped to the survey start, or creation, and end). Pages follow `next`/`previous` (a cursor on timestamp and uuid: stable while responses arrive). CSV (`format=csv` or `Accept: text/csv`): one row per response of the whole window, one column per question (its text as the header; multiple choice joined with ", "), cells starting with =, +, -, @, a tab or CR prefixed with ' (formula guard); `limit` and `cursor` do not apply.
+         */
+        get: operations["environments_surveys_responses_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/responses/{response_uuid}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Archive one response (idempotent)
+         * @description A malformed response_uuid is a 400 (attr response_uuid). Any body is ignored.
+         */
+        post: operations["environments_surveys_responses_archive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/responses/{response_uuid}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Unarchive one response (idempotent)
+         * @description A malformed response_uuid is a 400 (attr response_uuid). Any body is ignored.
+         */
+        post: operations["environments_surveys_responses_unarchive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Shown, dismissed and sent counts, unique persons and rates of one survey, inside its dates
+         * @description Arguments are read from the query string, and from a JSON body when one is sent (a key in the body wins).
+         */
+        get: operations["environments_surveys_stats_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/stats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The same statistics over every survey of the project that is not archived
+         * @description Arguments are read from the query string, and from a JSON body when one is sent (a key in the body wins). Answers are kept in memory while nothing they depend on changes; `Cache-Control: no-cache` computes afresh.
+         */
+        get: operations["environments_surveys_all_stats_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/responses_count": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Responses per survey, each counted inside its own dates
+         * @description Arguments are read from the query string, and from a JSON body when one is sent (a key in the body wins).
+         */
+        get: operations["environments_surveys_responses_count_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/summarize_responses": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A local summary of one question's answers: themes of open answers, rating average and NPS
+         * @description Computed without network or language model; the same answers always give the same text. Stored per question when asked by question_id and answered with cached: true until force_refresh. 400 without question_id/question_index, or when the question does not exist.
+         */
+        post: operations["environments_surveys_summarize_responses_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/surveys/{id}/summary_headline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * One sentence (at most 20 words) over the newest 100 responses, computed locally
+         * @description Stored on the survey and answered from there until force_refresh.
+         */
+        post: operations["environments_surveys_summary_headline_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/surveys": {
         parameters: {
             query?: never;
@@ -2051,6 +3212,240 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/experiments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List experiments (newest first; archived ones only with archived=true) */
+        get: operations["environments_experiments_list"];
+        put?: never;
+        /**
+         * Create an experiment (a draft unless start_date is sent)
+         * @description A missing flag is created: multivariate (control/test 50/50 unless `parameters.feature_flag_variants`), everyone, off while a draft. An existing flag must have control as its first variant and is not changed.
+         */
+        post: operations["environments_experiments_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of every experiment in the project */
+        get: operations["environments_experiments_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an experiment */
+        get: operations["environments_experiments_retrieve"];
+        /**
+         * Update an experiment in full (DRF): `name` and `feature_flag_key` are required
+         * @description `deleted: true` soft-deletes, `deleted: false` restores. A draft with `parameters` rewrites its flag’s variants; a launched one may only resend the same variant keys. Setting `start_date` on a draft launches it (the flag is switched on).
+         */
+        put: operations["environments_experiments_update"];
+        post?: never;
+        /** Never deletes: answers 405 with no body. Soft-delete with PATCH {"deleted": true}. */
+        delete: operations["environments_experiments_destroy"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an experiment
+         * @description `deleted: true` soft-deletes, `deleted: false` restores. A draft with `parameters` rewrites its flag’s variants; a launched one may only resend the same variant keys. Setting `start_date` on a draft launches it (the flag is switched on).
+         */
+        patch: operations["environments_experiments_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of one experiment */
+        get: operations["environments_experiments_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Copy the experiment as a draft named "<name> (Copy)"; `feature_flag_key` uses (or creates) another flag */
+        post: operations["environments_experiments_duplicate_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/launch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Launch a draft: start_date = now, the flag is switched on */
+        post: operations["environments_experiments_launch_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Pause a running experiment: its flag is switched off */
+        post: operations["environments_experiments_pause_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a paused experiment: its flag is switched on again */
+        post: operations["environments_experiments_resume_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/end": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** End a running experiment: end_date = now (with an optional conclusion); the flag is untouched */
+        post: operations["environments_experiments_end_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/ship_variant": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Ship a variant: it gets 100 % of the flag’s split (release_to_everyone: a catch-all condition set first); ends the experiment if running */
+        post: operations["environments_experiments_ship_variant_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/archive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Archive an ended experiment (disable_feature_flag: the flag is switched off and archived too) */
+        post: operations["environments_experiments_archive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/unarchive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Unarchive an archived experiment */
+        post: operations["environments_experiments_unarchive_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/experiments/{id}/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Back to draft: dates, conclusion and archived cleared; the flag is untouched; exposures and metric state are forgotten */
+        post: operations["environments_experiments_reset_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/query": {
         parameters: {
             query?: never;
@@ -2125,6 +3520,40 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/persons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List persons, newest first */
+        get: operations["environments_persons_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/persons/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a person by uuid (or integer id) */
+        get: operations["environments_persons_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/groups_types": {
         parameters: {
             query?: never;
@@ -2176,6 +3605,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/groups_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The project's group types, by index */
+        get: operations["environments_groups_types_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List the groups of one type, newest first */
+        get: operations["environments_groups_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/groups/find": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve one group by type index and key */
+        get: operations["environments_groups_find_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/events": {
         parameters: {
             query?: never;
@@ -2188,6 +3668,26 @@ export interface paths {
          * @description `next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.
          */
         get: operations["events_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's events, newest first (PostHog's events list)
+         * @description `next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.
+         */
+        get: operations["environments_events_list"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2382,6 +3882,192 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/environments/{project_id}/event_definitions/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of every event definition in the project, newest first */
+        get: operations["environments_event_definitions_all_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/{id}/activity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Activity of one event definition */
+        get: operations["environments_event_definitions_activity_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/{id}/volume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Events of this name per UTC day (Bellwether; the console draws it). PostHog has no such endpoint. */
+        get: operations["environments_event_definitions_volume_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event definitions
+         * @description Default order: `last_seen_at::date DESC NULLS LAST, name ASC` (byte-wise). `search` terms are ANDed and matched literally (`%` and `_` are not wildcards).
+         */
+        get: operations["environments_event_definitions_list"];
+        put?: never;
+        /** Create an event definition: 201 with no body and a Location header */
+        post: operations["environments_event_definitions_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/by_name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve the event definition with exactly this name */
+        get: operations["environments_event_definitions_by_name_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an event definition */
+        get: operations["environments_event_definitions_retrieve"];
+        /** Update an event definition in full (DRF): fields left out keep their values */
+        put: operations["environments_event_definitions_update"];
+        post?: never;
+        /** Delete an event definition (hard delete; ingestion recreates it when the event arrives again) */
+        delete: operations["environments_event_definitions_destroy"];
+        options?: never;
+        head?: never;
+        /** Update an event definition (name is read-only) */
+        patch: operations["environments_event_definitions_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/{id}/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Usage figures of an event definition, from the stored events */
+        get: operations["environments_event_definitions_metrics_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/typescript": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Type-safe capture() over posthog-js for the project’s events
+         * @description Covers every event not starting with `$`, plus `$pageview`, `$pageleave` and `$screen`. Property types come from the schema property groups attached to each event; an event without them gets the properties ingestion observed on it (optional), else a loose type. `schema_hash` changes only when that input does.
+         */
+        get: operations["environments_event_definitions_typescript_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/python": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A typed PosthogTyped(Posthog) class for posthog-python, one capture_<event>() per event
+         * @description Covers every event not starting with `$`, plus `$pageview`, `$pageleave` and `$screen`. Property types come from the schema property groups attached to each event; an event without them gets the properties ingestion observed on it (optional), else a loose type. `schema_hash` changes only when that input does.
+         */
+        get: operations["environments_event_definitions_python_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_definitions/golang": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Typed posthog-go Capture builders for the project’s events
+         * @description Covers every event not starting with `$`, plus `$pageview`, `$pageleave` and `$screen`. Property types come from the schema property groups attached to each event; an event without them gets the properties ingestion observed on it (optional), else a loose type. `schema_hash` changes only when that input does.
+         */
+        get: operations["environments_event_definitions_golang_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/property_definitions": {
         parameters: {
             query?: never;
@@ -2419,6 +4105,45 @@ export interface paths {
         head?: never;
         /** Update a property definition (description, tags, property_type, verified, hidden) */
         patch: operations["property_definitions_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/property_definitions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List property definitions (event properties unless `type` says person or group)
+         * @description Ordered by name (byte-wise); with `event_names`, properties seen with those events come first. `search` terms are ANDed and matched literally.
+         */
+        get: operations["environments_property_definitions_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/property_definitions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a property definition */
+        get: operations["environments_property_definitions_retrieve"];
+        put?: never;
+        post?: never;
+        /** Delete a property definition */
+        delete: operations["environments_property_definitions_destroy"];
+        options?: never;
+        head?: never;
+        /** Update a property definition (description, tags, property_type, verified, hidden) */
+        patch: operations["environments_property_definitions_partial_update"];
         trace?: never;
     };
     "/api/projects/{project_id}/schema_property_groups": {
@@ -2489,6 +4214,79 @@ export interface paths {
         post?: never;
         /** Remove a property group from an event definition */
         delete: operations["event_schemas_destroy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/schema_property_groups": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List schema property groups (by name) */
+        get: operations["environments_schema_property_groups_list"];
+        put?: never;
+        /** Create a schema property group with its properties */
+        post: operations["environments_schema_property_groups_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/schema_property_groups/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a schema property group */
+        get: operations["environments_schema_property_groups_retrieve"];
+        put?: never;
+        post?: never;
+        /** Delete a schema property group (and its links to events) */
+        delete: operations["environments_schema_property_groups_destroy"];
+        options?: never;
+        head?: never;
+        /** Update a schema property group; `properties`, when sent, is the complete list */
+        patch: operations["environments_schema_property_groups_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_schemas": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List event schemas (links of event definitions to property groups) */
+        get: operations["environments_event_schemas_list"];
+        put?: never;
+        /** Add a property group to an event definition */
+        post: operations["environments_event_schemas_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/event_schemas/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve an event schema */
+        get: operations["environments_event_schemas_retrieve"];
+        put?: never;
+        post?: never;
+        /** Remove a property group from an event definition */
+        delete: operations["environments_event_schemas_destroy"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2610,6 +4408,128 @@ export interface paths {
         put?: never;
         /** Send a delivered or failed message again, as a new delivery with the same webhook-id */
         post: operations["webhooks_deliveries_redeliver_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List webhook endpoints, newest first */
+        get: operations["environments_webhooks_list"];
+        put?: never;
+        /** Create a webhook endpoint; the answer holds its signing secret, shown this once */
+        post: operations["environments_webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks/event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The event types a webhook can subscribe to */
+        get: operations["environments_webhooks_event_types_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a webhook endpoint (secret masked) */
+        get: operations["environments_webhooks_retrieve"];
+        put?: never;
+        post?: never;
+        /** Delete a webhook endpoint and its deliveries */
+        delete: operations["environments_webhooks_destroy"];
+        options?: never;
+        head?: never;
+        /** Update a webhook endpoint; enabling it again clears an automatic disabling */
+        patch: operations["environments_webhooks_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks/{id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** A new signing secret, shown this once; the previous one keeps signing beside it for 24 h */
+        post: operations["environments_webhooks_rotate_secret_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a `webhook.ping` message (see the deliveries log for its fate) */
+        post: operations["environments_webhooks_test_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The endpoint's deliveries, newest first (kept 30 days after they finish) */
+        get: operations["environments_webhooks_deliveries_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/webhooks/{id}/deliveries/{delivery_id}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Send a delivered or failed message again, as a new delivery with the same webhook-id */
+        post: operations["environments_webhooks_deliveries_redeliver_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3567,6 +5487,8 @@ export interface operations {
                                 name: string;
                                 api_token: string;
                                 timezone: string;
+                                /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                                color: string | null;
                             }[];
                             /** @description The same projects, in their short form. */
                             projects: {
@@ -3585,6 +5507,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         } | null;
                         /** @description The organizations the key may reach. */
                         organizations: {
@@ -3622,6 +5546,8 @@ export interface operations {
                     password?: string;
                     /** @description Your password, when you change `password` or `email` and have one. */
                     current_password?: string;
+                    /** @description An environment you may reach: it, and its organization, become your `@current` ones. */
+                    set_current_team?: number;
                 };
             };
         };
@@ -3674,6 +5600,8 @@ export interface operations {
                                 name: string;
                                 api_token: string;
                                 timezone: string;
+                                /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                                color: string | null;
                             }[];
                             /** @description The same projects, in their short form. */
                             projects: {
@@ -3692,6 +5620,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         } | null;
                         /** @description The organizations the key may reach. */
                         organizations: {
@@ -3764,6 +5694,8 @@ export interface operations {
                                 name: string;
                                 api_token: string;
                                 timezone: string;
+                                /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                                color: string | null;
                             }[];
                             /** @description The same projects, in their short form. */
                             projects: {
@@ -3826,6 +5758,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         }[];
                         /** @description The same projects, in their short form. */
                         projects: {
@@ -3887,6 +5821,8 @@ export interface operations {
                             name: string;
                             api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                         }[];
                         /** @description The same projects, in their short form. */
                         projects: {
@@ -4303,7 +6239,7 @@ export interface operations {
                         previous: string | null;
                         results: {
                             id: number;
-                            /** @description Same as `id` (PostHog keeps both). */
+                            /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                             project_id: number;
                             name: string;
                             /** Format: uuid */
@@ -4313,6 +6249,8 @@ export interface operations {
                             /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                             secret_api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4357,7 +6295,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @description Same as `id` (PostHog keeps both). */
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                         project_id: number;
                         name: string;
                         /** Format: uuid */
@@ -4367,6 +6305,8 @@ export interface operations {
                         /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                         secret_api_token: string;
                         timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4412,7 +6352,7 @@ export interface operations {
                         previous: string | null;
                         results: {
                             id: number;
-                            /** @description Same as `id` (PostHog keeps both). */
+                            /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                             project_id: number;
                             name: string;
                             /** Format: uuid */
@@ -4422,6 +6362,8 @@ export interface operations {
                             /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                             secret_api_token: string;
                             timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
                             /** Format: date-time */
                             created_at: string;
                             /** Format: date-time */
@@ -4470,7 +6412,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @description Same as `id` (PostHog keeps both). */
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                         project_id: number;
                         name: string;
                         /** Format: uuid */
@@ -4480,6 +6422,8 @@ export interface operations {
                         /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                         secret_api_token: string;
                         timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4517,7 +6461,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @description Same as `id` (PostHog keeps both). */
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                         project_id: number;
                         name: string;
                         /** Format: uuid */
@@ -4527,6 +6471,8 @@ export interface operations {
                         /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                         secret_api_token: string;
                         timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4594,7 +6540,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @description Same as `id` (PostHog keeps both). */
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                         project_id: number;
                         name: string;
                         /** Format: uuid */
@@ -4604,6 +6550,387 @@ export interface operations {
                         /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                         secret_api_token: string;
                         timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    organizations_projects_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id, or `@current`. */
+                organization_id: string;
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    organizations_projects_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id, or `@current`. */
+                organization_id: string;
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    organizations_projects_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The organization's id, or `@current`. */
+                organization_id: string;
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description An IANA time zone, e.g. `Europe/Berlin`. */
+                    timezone?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: number;
+                            /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                            project_id: number;
+                            name: string;
+                            /** Format: uuid */
+                            organization: string;
+                            /** @description The public project token (`phc_…`) SDKs send. */
+                            api_token: string;
+                            /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                            secret_api_token: string;
+                            timezone: string;
+                            /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                            color: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description An IANA time zone, e.g. `Europe/Berlin`. */
+                    timezone?: string;
+                    /** @description A colour as `#rrggbb`. */
+                    color?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description The new project; `secret_api_token` is in clear here and never again. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The environment's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The environment's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The environment's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** @description An IANA time zone, e.g. `Europe/Berlin`. */
+                    timezone?: string;
+                    /** @description A colour as `#rrggbb`. */
+                    color?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4641,7 +6968,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @description Same as `id` (PostHog keeps both). */
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                         project_id: number;
                         name: string;
                         /** Format: uuid */
@@ -4651,6 +6978,8 @@ export interface operations {
                         /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                         secret_api_token: string;
                         timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -4688,7 +7017,7 @@ export interface operations {
                 content: {
                     "application/json": {
                         id: number;
-                        /** @description Same as `id` (PostHog keeps both). */
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
                         project_id: number;
                         name: string;
                         /** Format: uuid */
@@ -4698,6 +7027,106 @@ export interface operations {
                         /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
                         secret_api_token: string;
                         timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_reset_token_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_rotate_secret_token_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The project with its new secret token in clear, here and never again. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        /** @description The project this environment belongs to; a project's id is the id of its first environment, so for a project (and its first environment) it is the same as `id`. */
+                        project_id: number;
+                        name: string;
+                        /** Format: uuid */
+                        organization: string;
+                        /** @description The public project token (`phc_…`) SDKs send. */
+                        api_token: string;
+                        /** @description The secret project token (`phs_…`). Stored only as a hash: the response that creates the project carries it in clear, once; every later read shows its masked form (`phs_...abcd`). */
+                        secret_api_token: string;
+                        timezone: string;
+                        /** @description The colour the console paints the environment with (`#rrggbb`), or null. */
+                        color: string | null;
                         /** Format: date-time */
                         created_at: string;
                         /** Format: date-time */
@@ -6055,6 +8484,1123 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_feature_flags_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description true (or any boolean spelling DRF takes: 1, yes, on …): active flags; false (0, no, off …): inactive ones; STALE: stale or inactive */
+                active?: string;
+                created_by_id?: number;
+                evaluation_runtime?: "both" | "all" | "client" | "server";
+                /** @description JSON list of flag keys to leave out */
+                excluded_properties?: string;
+                /** @description true (1, yes, on …): with evaluation tags; otherwise without */
+                has_evaluation_tags?: string;
+                search?: string;
+                /** @description exact flag key, case-insensitive */
+                key?: string;
+                /** @description true: archived flags only; false: flags not archived. Absent: archived flags are left out. */
+                archived?: string;
+                /** @description JSON list or comma-separated tag names; any of them */
+                tags?: string;
+                /** @description boolean, multivariant, experiment or remote_config */
+                type?: string;
+                /** @description key, name, created_at, updated_at, version, last_called_at; prefix - for descending */
+                order?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["FeatureFlag"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Always: flags are never deleted (`Allow` lists the methods offered). Soft-delete with PATCH `{"deleted": true}`. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_partial_update: {
+        parameters: {
+            query?: never;
+            header?: {
+                "if-match"?: string;
+            };
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_create_static_cohort_for_flag_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        cohort: components["schemas"]["Cohort"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_dashboard_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_enrich_usage_dashboard_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_has_active_dependents_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        has_active_dependents: boolean;
+                        dependent_flags: {
+                            id: number;
+                            key: string;
+                            name: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_remote_config_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description a flag id or key */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description payloads["true"] as stored: a JSON-encoded string, or null */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string | null;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_status_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description active, stale, inactive or deleted */
+                        status: string;
+                        reason: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_bulk_keys_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description flag ids: integers or strings of digits; anything else is ignored with a warning */
+                    ids?: unknown[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        keys: {
+                            [key: string]: string;
+                        };
+                        warning?: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_user_blast_radius_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    key?: string;
+                    filters?: components["schemas"]["FlagFilters"];
+                    deleted?: boolean;
+                    active?: boolean;
+                    /** @description an archived flag is left out of the default list and must be disabled */
+                    archived?: boolean;
+                    /** Format: date-time */
+                    created_at?: string;
+                    version?: number | null;
+                    ensure_experience_continuity?: boolean | null;
+                    rollback_conditions?: unknown;
+                    performed_rollback?: boolean | null;
+                    tags?: string[];
+                    evaluation_tags?: string[];
+                    analytics_dashboards?: number[];
+                    has_enriched_analytics?: boolean | null;
+                    /** @enum {unknown} */
+                    creation_context?: "feature_flags" | "experiments" | "surveys" | "early_access_features" | "web_experiments" | "product_tours";
+                    is_remote_configuration?: boolean | null;
+                    has_encrypted_payloads?: boolean | null;
+                    /** @description server, client, all (both = all) */
+                    evaluation_runtime?: string;
+                    /** @description distinct_id or device_id */
+                    bucketing_identifier?: string | null;
+                    /** Format: date-time */
+                    last_called_at?: string | null;
+                    _create_in_folder?: string | null;
+                    _should_create_usage_dashboard?: boolean;
+                    /** @description the flag as the client last saw it (conflict detection) */
+                    original_flag?: unknown;
+                    /** @description {"properties": [...], "rollout_percentage"?: n} — a condition set; the rollout is not applied */
+                    condition?: unknown;
+                    group_type_index?: number | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        users_affected: number;
+                        total_users: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_enable_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_disable_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_archive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_unarchive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FeatureFlag"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_dependent_flags_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        key: string;
+                        /** @description the name, else the key */
+                        name: string;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_bulk_update_tags_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description flag ids */
+                    ids: number[];
+                    /**
+                     * @description add these tags, remove them, or set them as the only tags
+                     * @enum {unknown}
+                     */
+                    action: "add" | "remove" | "set";
+                    tags: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        updated: {
+                            id: number;
+                            tags: string[];
+                        }[];
+                        skipped: {
+                            id: number;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_bulk_delete_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the list's filters: active, archived, created_by_id, evaluation_runtime, excluded_properties, has_evaluation_tags, key, search, tags, type (others are a 400) */
+                    filters?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description flag ids (integers or digit strings) */
+                    ids?: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        deleted: {
+                            id: number;
+                            key: string;
+                            /** @enum {unknown} */
+                            rollout_state: "fully_rolled_out" | "not_rolled_out" | "partial";
+                            active_variant: string | null;
+                        }[];
+                        errors: {
+                            id: unknown;
+                            key?: string;
+                            reason: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     organizations_feature_flags_copy_flags_create: {
         parameters: {
             query?: never;
@@ -6448,6 +9994,351 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_scheduled_changes_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Exact model name (FeatureFlag) */
+                model_name?: string;
+                /** @description Exact id of the target record */
+                record_id?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: number;
+                            team_id: number;
+                            record_id: string;
+                            model_name: string;
+                            payload: unknown;
+                            scheduled_at: string;
+                            executed_at: string | null;
+                            failure_reason: string | null;
+                            created_at: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            updated_at: string;
+                            is_recurring: boolean;
+                            recurrence_interval: string | null;
+                            cron_expression: string | null;
+                            last_executed_at: string | null;
+                            end_date: string | null;
+                            timezone: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_scheduled_changes_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the target flag (string, at most 200 characters) */
+                    record_id?: unknown;
+                    /** @description "FeatureFlag" */
+                    model_name?: unknown;
+                    /** @description {"operation": "update_status", "value": true|false}, {"operation": "add_release_condition", "value": {"groups": [...]}} or {"operation": "update_variants", "value": {"variants": [...], "payloads": {...}}}; checked when it runs */
+                    payload?: unknown;
+                    /** @description ISO 8601 date-time; a past time runs on the next round */
+                    scheduled_at?: unknown;
+                    /** @description boolean, default false; false with a recurrence kept pauses a schedule */
+                    is_recurring?: unknown;
+                    /** @description daily, weekly, monthly, yearly or null */
+                    recurrence_interval?: unknown;
+                    /** @description 5-field cron in the project's time zone, or null */
+                    cron_expression?: unknown;
+                    /** @description ISO 8601 date-time or null: a recurring schedule ends after it */
+                    end_date?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_scheduled_changes_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_scheduled_changes_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the target flag (string, at most 200 characters) */
+                    record_id?: unknown;
+                    /** @description "FeatureFlag" */
+                    model_name?: unknown;
+                    /** @description {"operation": "update_status", "value": true|false}, {"operation": "add_release_condition", "value": {"groups": [...]}} or {"operation": "update_variants", "value": {"variants": [...], "payloads": {...}}}; checked when it runs */
+                    payload?: unknown;
+                    /** @description ISO 8601 date-time; a past time runs on the next round */
+                    scheduled_at?: unknown;
+                    /** @description boolean, default false; false with a recurrence kept pauses a schedule */
+                    is_recurring?: unknown;
+                    /** @description daily, weekly, monthly, yearly or null */
+                    recurrence_interval?: unknown;
+                    /** @description 5-field cron in the project's time zone, or null */
+                    cron_expression?: unknown;
+                    /** @description ISO 8601 date-time or null: a recurring schedule ends after it */
+                    end_date?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_scheduled_changes_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_scheduled_changes_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Id of the target flag (string, at most 200 characters) */
+                    record_id?: unknown;
+                    /** @description "FeatureFlag" */
+                    model_name?: unknown;
+                    /** @description {"operation": "update_status", "value": true|false}, {"operation": "add_release_condition", "value": {"groups": [...]}} or {"operation": "update_variants", "value": {"variants": [...], "payloads": {...}}}; checked when it runs */
+                    payload?: unknown;
+                    /** @description ISO 8601 date-time; a past time runs on the next round */
+                    scheduled_at?: unknown;
+                    /** @description boolean, default false; false with a recurrence kept pauses a schedule */
+                    is_recurring?: unknown;
+                    /** @description daily, weekly, monthly, yearly or null */
+                    recurrence_interval?: unknown;
+                    /** @description 5-field cron in the project's time zone, or null */
+                    cron_expression?: unknown;
+                    /** @description ISO 8601 date-time or null: a recurring schedule ends after it */
+                    end_date?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        team_id: number;
+                        record_id: string;
+                        model_name: string;
+                        payload: unknown;
+                        scheduled_at: string;
+                        executed_at: string | null;
+                        failure_reason: string | null;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        updated_at: string;
+                        is_recurring: boolean;
+                        recurrence_interval: string | null;
+                        cron_expression: string | null;
+                        last_executed_at: string | null;
+                        end_date: string | null;
+                        timezone: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     approval_policies_list: {
         parameters: {
             query?: {
@@ -6702,6 +10593,318 @@ export interface operations {
         };
     };
     approval_policies_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_approval_policies_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                action_key?: string;
+                enabled?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                            action_key: string;
+                            conditions: {
+                                [key: string]: unknown;
+                            };
+                            approver_config: {
+                                users: number[];
+                                roles: string[];
+                                quorum: number;
+                            };
+                            allow_self_approve: boolean;
+                            bypass_org_membership_levels: number[];
+                            bypass_roles: string[];
+                            /** @description DRF duration, e.g. "14 00:00:00" */
+                            expires_after: string;
+                            enabled: boolean;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_approval_policies_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_approval_policies_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_approval_policies_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description feature_flag.enable, feature_flag.disable or feature_flag.update */
+                        action_key: string;
+                        conditions: {
+                            [key: string]: unknown;
+                        };
+                        approver_config: {
+                            users: number[];
+                            roles: string[];
+                            quorum: number;
+                        };
+                        allow_self_approve: boolean;
+                        bypass_org_membership_levels: number[];
+                        bypass_roles: string[];
+                        /** @description DRF duration, e.g. "14 00:00:00" */
+                        expires_after: string;
+                        enabled: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_approval_policies_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_approval_policies_partial_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -7179,6 +11382,425 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_change_requests_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description comma-separated states */
+                state?: string;
+                action_key?: string;
+                requester?: number;
+                resource_type?: string;
+                resource_id?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_change_requests_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        action_key: string;
+                        action_version: number;
+                        resource_type: string;
+                        resource_id: string | null;
+                        intent: {
+                            [key: string]: unknown;
+                        };
+                        intent_display: {
+                            [key: string]: unknown;
+                        };
+                        policy_snapshot: {
+                            [key: string]: unknown;
+                        };
+                        validation_status: string;
+                        validation_errors: unknown;
+                        validated_at: string | null;
+                        /** @description pending, approved, applied, rejected, expired or failed */
+                        state: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        applied_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        expires_at: string;
+                        applied_at: string | null;
+                        apply_error: string;
+                        result_data: unknown;
+                        approvals: {
+                            id: string;
+                            created_by: components["schemas"]["UserBasic"];
+                            /** @description approved or rejected */
+                            decision: string;
+                            reason: string;
+                            created_at: string;
+                        }[];
+                        can_approve: boolean;
+                        can_cancel: boolean;
+                        is_requester: boolean;
+                        user_decision: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_change_requests_approve_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description approved, applied, failed, rejected or canceled */
+                        status: string;
+                        message: string;
+                        change_request: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        };
+                        result?: {
+                            resource_id: string;
+                            resource_version: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_change_requests_reject_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description approved, applied, failed, rejected or canceled */
+                        status: string;
+                        message: string;
+                        change_request: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        };
+                        result?: {
+                            resource_id: string;
+                            resource_version: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_change_requests_cancel_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    reason?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description approved, applied, failed, rejected or canceled */
+                        status: string;
+                        message: string;
+                        change_request: {
+                            /** Format: uuid */
+                            id: string;
+                            action_key: string;
+                            action_version: number;
+                            resource_type: string;
+                            resource_id: string | null;
+                            intent: {
+                                [key: string]: unknown;
+                            };
+                            intent_display: {
+                                [key: string]: unknown;
+                            };
+                            policy_snapshot: {
+                                [key: string]: unknown;
+                            };
+                            validation_status: string;
+                            validation_errors: unknown;
+                            validated_at: string | null;
+                            /** @description pending, approved, applied, rejected, expired or failed */
+                            state: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            applied_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            expires_at: string;
+                            applied_at: string | null;
+                            apply_error: string;
+                            result_data: unknown;
+                            approvals: {
+                                id: string;
+                                created_by: components["schemas"]["UserBasic"];
+                                /** @description approved or rejected */
+                                decision: string;
+                                reason: string;
+                                created_at: string;
+                            }[];
+                            can_approve: boolean;
+                            can_cancel: boolean;
+                            is_requester: boolean;
+                            user_decision: string | null;
+                        };
+                        result?: {
+                            resource_id: string;
+                            resource_version: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     cohorts_list: {
         parameters: {
             query?: {
@@ -7564,6 +12186,391 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_cohorts_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description case-insensitive part of the name */
+                search?: string;
+                /** @description leave out cohorts that filter on events */
+                hide_behavioral_cohorts?: boolean;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["Cohort"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    filters?: components["schemas"]["CohortFilters"] | null;
+                    is_static?: boolean;
+                    /** @description PATCH only: true soft-deletes, false restores */
+                    deleted?: boolean;
+                    /** @description legacy criteria: only an empty list is accepted; use filters */
+                    groups?: unknown;
+                    /** @description not supported: only null is accepted */
+                    query?: unknown;
+                    /** @description create only: person UUIDs that make up a static cohort */
+                    _create_static_person_ids?: string[];
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string | null;
+                    description?: string | null;
+                    filters?: components["schemas"]["CohortFilters"] | null;
+                    is_static?: boolean;
+                    /** @description PATCH only: true soft-deletes, false restores */
+                    deleted?: boolean;
+                    /** @description legacy criteria: only an empty list is accepted; use filters */
+                    groups?: unknown;
+                    /** @description not supported: only null is accepted */
+                    query?: unknown;
+                    /** @description create only: person UUIDs that make up a static cohort */
+                    _create_static_person_ids?: string[];
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Cohort"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_persons_retrieve: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            id: string;
+                            uuid: string;
+                            /** @enum {string} */
+                            type: "person";
+                            name: string;
+                            distinct_ids: string[];
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                            created_at: string;
+                            /** @enum {object|null} */
+                            last_seen_at: never | null;
+                            is_identified: boolean;
+                            matched_recordings: {
+                                [key: string]: unknown;
+                            }[];
+                            /** @enum {object|null} */
+                            value_at_data_point: never | null;
+                        }[];
+                        next: string | null;
+                        previous: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_add_persons_to_static_cohort_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description person UUIDs (PostHog) */
+                    person_ids?: string[];
+                    /** @description or distinct ids of the persons */
+                    distinct_ids?: string[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_remove_person_from_static_cohort_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * Format: uuid
+                     * @description the person UUID (PostHog)
+                     */
+                    person_id?: string;
+                    /** @description or one of the person’s distinct ids */
+                    distinct_id?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        success: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_cohorts_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     dashboards_list: {
         parameters: {
             query?: {
@@ -7609,6 +12616,100 @@ export interface operations {
         };
     };
     dashboards_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string;
+                        created_at: string;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        deleted: boolean;
+                        tiles: {
+                            id: number;
+                            insight: {
+                                id: number;
+                                name: string;
+                                /** @description TrendsQuery */
+                                kind: string;
+                                /** @description PostHog's InsightVizNode around a TrendsQuery */
+                                query: unknown;
+                                /** @description per series and breakdown value: data per UTC day, days, labels, count; null when not computable */
+                                result: components["schemas"]["TrendsSeries"][] | null;
+                                last_refresh: string;
+                                created_at: string;
+                                dashboards: number[];
+                            };
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_dashboards_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: number;
+                            name: string;
+                            description: string;
+                            created_at: string;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            deleted: boolean;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_dashboards_retrieve: {
         parameters: {
             query?: never;
             header?: never;
@@ -10021,6 +15122,182 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_feature_flags_local_evaluation_retrieve: {
+        parameters: {
+            query?: {
+                /** @description The project token (phc_…): picks the project for a personal API key. */
+                token?: string;
+                /** @description Bare or true: the cohorts the flags use, in `cohorts`. */
+                send_cohorts?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        flags: {
+                            [key: string]: unknown;
+                        }[];
+                        group_type_mapping: {
+                            [key: string]: string;
+                        };
+                        /** @description Cohort id → property group. */
+                        cohorts: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_evaluation_reasons_retrieve: {
+        parameters: {
+            query?: {
+                /** @description Required. */
+                distinct_id?: string;
+                /** @description A JSON object: group type → group key. */
+                groups?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description by flag key, every live flag */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: components["schemas"]["FlagEvaluationReason"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_my_flags_retrieve: {
+        parameters: {
+            query?: {
+                /** @description A JSON object: group type → group key. */
+                groups?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_test_evaluation_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the distinct id to evaluate for (or person_id) */
+                    distinct_id?: string;
+                    /** @description the person's uuid (or distinct_id) */
+                    person_id?: string;
+                    /**
+                     * Format: date-time
+                     * @description not supported: only null
+                     */
+                    timestamp?: string | null;
+                    /** @description group type → group key */
+                    groups?: {
+                        [key: string]: string;
+                    };
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        flag_key: string;
+                        /** @description false, true or the variant key */
+                        result: boolean | string;
+                        /** @description condition_match, no_condition_match, out_of_rollout_bound, flag_disabled, … */
+                        reason: string;
+                        reason_description: string | null;
+                        condition_index: number | null;
+                        /** @description the payload of the value the flag took, parsed; null when none */
+                        payload: unknown;
+                        /** @description the person's properties the flag's conditions read */
+                        person_properties: {
+                            [key: string]: unknown;
+                        };
+                        /** @description the distinct id sent; null on the person_id path */
+                        evaluation_distinct_id: string | null;
+                        /** @description per-condition analysis: not computed (always empty) */
+                        conditions: unknown[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     ofrep_v1_evaluate_flag_create: {
         parameters: {
             query?: never;
@@ -11015,6 +16292,967 @@ export interface operations {
         };
     };
     surveys_summary_headline_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey id (uuid) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description recompute instead of answering the stored summary */
+                    force_refresh?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description one plain sentence of at most 20 words */
+                        headline: string;
+                        responses_sampled: number;
+                        has_more: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description case-insensitive match on name and description */
+                search?: string;
+                /** @description `true`: archived surveys only; any other value: not archived */
+                archived?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["Survey"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    type: "popover" | "widget" | "api" | "external_survey";
+                    /** @description once, recurring, always (or null) */
+                    schedule?: unknown;
+                    linked_flag_id?: number | null;
+                    linked_insight_id?: number | null;
+                    targeting_flag_id?: number | null;
+                    /** @description filters for the targeting flag the survey owns (created, updated or, with null, removed) */
+                    targeting_flag_filters?: components["schemas"]["FlagFilters"] | null;
+                    remove_targeting_flag?: boolean | null;
+                    questions?: components["schemas"]["SurveyQuestion"][] | null;
+                    conditions?: components["schemas"]["SurveyConditions"] | null;
+                    appearance?: components["schemas"]["SurveyAppearance"] | null;
+                    translations?: unknown;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    archived?: boolean;
+                    responses_limit?: number | null;
+                    iteration_count?: number | null;
+                    iteration_frequency_days?: number | null;
+                    iteration_start_dates?: (string | null)[] | null;
+                    current_iteration?: number | null;
+                    /** Format: date-time */
+                    current_iteration_start_date?: string | null;
+                    /** Format: date-time */
+                    response_sampling_start_date?: string | null;
+                    response_sampling_interval_type?: ("day" | "week" | "month") | (never | null);
+                    response_sampling_interval?: number | null;
+                    response_sampling_limit?: number | null;
+                    response_sampling_daily_limits?: unknown;
+                    enable_partial_responses?: boolean | null;
+                    enable_iframe_embedding?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyWritten"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Survey"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    type: "popover" | "widget" | "api" | "external_survey";
+                    /** @description once, recurring, always (or null) */
+                    schedule?: unknown;
+                    linked_flag_id?: number | null;
+                    linked_insight_id?: number | null;
+                    targeting_flag_id?: number | null;
+                    /** @description filters for the targeting flag the survey owns (created, updated or, with null, removed) */
+                    targeting_flag_filters?: components["schemas"]["FlagFilters"] | null;
+                    remove_targeting_flag?: boolean | null;
+                    questions?: components["schemas"]["SurveyQuestion"][] | null;
+                    conditions?: components["schemas"]["SurveyConditions"] | null;
+                    appearance?: components["schemas"]["SurveyAppearance"] | null;
+                    translations?: unknown;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    archived?: boolean;
+                    responses_limit?: number | null;
+                    iteration_count?: number | null;
+                    iteration_frequency_days?: number | null;
+                    iteration_start_dates?: (string | null)[] | null;
+                    current_iteration?: number | null;
+                    /** Format: date-time */
+                    current_iteration_start_date?: string | null;
+                    /** Format: date-time */
+                    response_sampling_start_date?: string | null;
+                    response_sampling_interval_type?: ("day" | "week" | "month") | (never | null);
+                    response_sampling_interval?: number | null;
+                    response_sampling_limit?: number | null;
+                    response_sampling_daily_limits?: unknown;
+                    enable_partial_responses?: boolean | null;
+                    enable_iframe_embedding?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyWritten"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @enum {unknown} */
+                    type?: "popover" | "widget" | "api" | "external_survey";
+                    /** @description once, recurring, always (or null) */
+                    schedule?: unknown;
+                    linked_flag_id?: number | null;
+                    linked_insight_id?: number | null;
+                    targeting_flag_id?: number | null;
+                    /** @description filters for the targeting flag the survey owns (created, updated or, with null, removed) */
+                    targeting_flag_filters?: components["schemas"]["FlagFilters"] | null;
+                    remove_targeting_flag?: boolean | null;
+                    questions?: components["schemas"]["SurveyQuestion"][] | null;
+                    conditions?: components["schemas"]["SurveyConditions"] | null;
+                    appearance?: components["schemas"]["SurveyAppearance"] | null;
+                    translations?: unknown;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    archived?: boolean;
+                    responses_limit?: number | null;
+                    iteration_count?: number | null;
+                    iteration_frequency_days?: number | null;
+                    iteration_start_dates?: (string | null)[] | null;
+                    current_iteration?: number | null;
+                    /** Format: date-time */
+                    current_iteration_start_date?: string | null;
+                    /** Format: date-time */
+                    response_sampling_start_date?: string | null;
+                    response_sampling_interval_type?: ("day" | "week" | "month") | (never | null);
+                    response_sampling_interval?: number | null;
+                    response_sampling_limit?: number | null;
+                    response_sampling_daily_limits?: unknown;
+                    enable_partial_responses?: boolean | null;
+                    enable_iframe_embedding?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyWritten"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_launch_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyWritten"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_stop_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SurveyWritten"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_duplicate_to_projects_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the target project ids (a non-empty list of integers) */
+                    target_team_ids?: unknown;
+                    /** @description the same, by its other name */
+                    target_project_ids?: unknown;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        created_surveys: {
+                            team_id: number;
+                            /** Format: uuid */
+                            survey_id: string;
+                            name: string;
+                        }[];
+                        count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_archived_response_uuids_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_responses_list: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601, or relative to now as PostHog writes it (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`); clamped to the survey start */
+                date_from?: string;
+                /** @description ISO 8601 or relative (as date_from), inclusive; clamped to the survey end */
+                date_to?: string;
+                /** @description `true` leaves archived responses out. Also accepted in a JSON body. */
+                exclude_archived?: string;
+                /** @description case-insensitive substring of an open answer (at most 200 characters) */
+                search?: string;
+                /** @description the opaque cursor of a `next` or `previous` URL */
+                cursor?: string;
+                /** @description page size, default 100, larger values clamped to 1000 */
+                limit?: number;
+                /** @description `csv` streams every response of the window as CSV (also `Accept: text/csv`); `json` (default) */
+                format?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of responses (JSON) or the CSV file */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            /** @description the response: the uuid of its latest `survey sent` event (what archive/unarchive take) */
+                            uuid: string;
+                            distinct_id: string;
+                            person: {
+                                /** @description the person uuid */
+                                id: string;
+                                /** @description email, name or username, else the distinct id */
+                                name: string;
+                                /** @description email, name and username when set */
+                                properties: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                            /** @description ISO 8601 UTC, microseconds when there are any */
+                            timestamp: string;
+                            /** @description question id → the answer as sent (a string, a number, or a list for multiple choice); null when not answered */
+                            answers: {
+                                [key: string]: unknown;
+                            };
+                            archived: boolean;
+                            /** @description `$survey_completed` was false: the person left before the last question */
+                            partial: boolean;
+                        }[];
+                    };
+                    "text/csv": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_responses_archive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+                /** @description the uuid of the (latest) `survey sent` event of the response */
+                response_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        response_uuid: string;
+                        archived: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_responses_unarchive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+                /** @description the uuid of the (latest) `survey sent` event of the response */
+                response_uuid: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        response_uuid: string;
+                        archived: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_stats_retrieve: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 (with Z or an offset; a date alone, or no offset, reads as UTC). Also accepted in a JSON body. */
+                date_from?: string;
+                /** @description ISO 8601 (with Z or an offset; a date alone, or no offset, reads as UTC). Also accepted in a JSON body. */
+                date_to?: string;
+                /** @description `true` leaves archived responses out. Also accepted in a JSON body. */
+                exclude_archived?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey uuid */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description per event name; empty when the project has no survey that is not archived (global) */
+                        stats: {
+                            "survey shown"?: {
+                                total_count: number;
+                                unique_persons: number;
+                                first_seen: string | null;
+                                last_seen: string | null;
+                                unique_persons_only_seen: number;
+                                total_count_only_seen: number;
+                            };
+                            "survey dismissed"?: {
+                                total_count: number;
+                                unique_persons: number;
+                                first_seen: string | null;
+                                last_seen: string | null;
+                                unique_persons_only_seen: number;
+                                total_count_only_seen: number;
+                            };
+                            "survey sent"?: {
+                                total_count: number;
+                                unique_persons: number;
+                                first_seen: string | null;
+                                last_seen: string | null;
+                                unique_persons_only_seen: number;
+                                total_count_only_seen: number;
+                            };
+                        };
+                        rates: {
+                            response_rate: number;
+                            dismissal_rate: number;
+                            unique_users_response_rate: number;
+                            unique_users_dismissal_rate: number;
+                        };
+                        survey_id: string;
+                        start_date: string | null;
+                        end_date: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_all_stats_retrieve: {
+        parameters: {
+            query?: {
+                /** @description ISO 8601 (with Z or an offset; a date alone, or no offset, reads as UTC). Also accepted in a JSON body. */
+                date_from?: string;
+                /** @description ISO 8601 (with Z or an offset; a date alone, or no offset, reads as UTC). Also accepted in a JSON body. */
+                date_to?: string;
+                /** @description `true` leaves archived responses out. Also accepted in a JSON body. */
+                exclude_archived?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description per event name; empty when the project has no survey that is not archived (global) */
+                        stats: {
+                            "survey shown"?: {
+                                total_count: number;
+                                unique_persons: number;
+                                first_seen: string | null;
+                                last_seen: string | null;
+                                unique_persons_only_seen: number;
+                                total_count_only_seen: number;
+                            };
+                            "survey dismissed"?: {
+                                total_count: number;
+                                unique_persons: number;
+                                first_seen: string | null;
+                                last_seen: string | null;
+                                unique_persons_only_seen: number;
+                                total_count_only_seen: number;
+                            };
+                            "survey sent"?: {
+                                total_count: number;
+                                unique_persons: number;
+                                first_seen: string | null;
+                                last_seen: string | null;
+                                unique_persons_only_seen: number;
+                                total_count_only_seen: number;
+                            };
+                        };
+                        rates: {
+                            response_rate: number;
+                            dismissal_rate: number;
+                            unique_users_response_rate: number;
+                            unique_users_dismissal_rate: number;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_responses_count_retrieve: {
+        parameters: {
+            query?: {
+                /** @description `true` leaves archived responses out. Also accepted in a JSON body. */
+                exclude_archived?: string;
+                /** @description comma-separated survey uuids; none = every survey. Also accepted in a JSON body. */
+                survey_ids?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description survey uuid → responses inside its window; surveys without responses are absent */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        [key: string]: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_summarize_responses_create: {
+        parameters: {
+            query?: {
+                /** @description the question's id; wins over question_index */
+                question_id?: string;
+                /** @description the question's position (0-based); not an integer = not given */
+                question_index?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the survey id (uuid) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description recompute instead of answering the stored summary */
+                    force_refresh?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Markdown: overview, **Key Themes:** lines `- **theme** (Common|Moderate|Rare): …`, **Key Insight:** */
+                        content: string;
+                        response_count: number;
+                        /** Format: date-time */
+                        generated_at: string;
+                        /** @description a uuid for this computation; absent when there was nothing to analyse */
+                        trace_id?: string;
+                        cached: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_surveys_summary_headline_create: {
         parameters: {
             query?: never;
             header?: never;
@@ -12751,6 +18989,1592 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_experiments_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description draft, running, paused, complete/stopped; anything else: all */
+                status?: string;
+                /** @description `true`: archived only; absent or any other value: not archived */
+                archived?: string;
+                /** @description a user id, or several separated by commas */
+                created_by_id?: string;
+                /** @description case-insensitive substring of the name */
+                search?: string;
+                feature_flag_id?: number;
+                /** @description name, created_at, updated_at, start_date, end_date, duration, status; `-` for descending */
+                order?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: ({
+                            id: number;
+                            name: string;
+                            description: string | null;
+                            start_date: string | null;
+                            end_date: string | null;
+                            feature_flag_key: string;
+                            feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                            /**
+                             * @description holdouts are not served
+                             * @enum {object|null}
+                             */
+                            holdout: never | null;
+                            /** @enum {object|null} */
+                            holdout_id: never | null;
+                            /** @enum {object|null} */
+                            exposure_cohort: never | null;
+                            parameters: {
+                                [key: string]: unknown;
+                            };
+                            secondary_metrics: unknown[];
+                            /** @description saved metrics are not served: always empty */
+                            saved_metrics: unknown[];
+                            /** @enum {object|null} */
+                            saved_metrics_ids: never | null;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            archived: boolean;
+                            deleted: boolean;
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                            updated_at: string;
+                            type: string;
+                            exposure_criteria: {
+                                [key: string]: unknown;
+                            } | null;
+                            metrics: {
+                                [key: string]: unknown;
+                            }[];
+                            metrics_secondary: {
+                                [key: string]: unknown;
+                            }[];
+                            stats_config: {
+                                [key: string]: unknown;
+                            } | null;
+                            conclusion: string | null;
+                            conclusion_comment: string | null;
+                            primary_metrics_ordered_uuids: string[] | null;
+                            secondary_metrics_ordered_uuids: string[] | null;
+                            user_access_level: string;
+                            /** @enum {unknown} */
+                            status: "draft" | "running" | "stopped";
+                            scheduling_config: {
+                                [key: string]: unknown;
+                            } | null;
+                            only_count_matured_users: boolean;
+                            excluded_variants: string[];
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    feature_flag_key?: string;
+                    holdout_id?: number | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    secondary_metrics?: unknown[] | null;
+                    saved_metrics_ids?: unknown | (never | null);
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                    deleted?: boolean;
+                    type?: ("product" | "web") | (never | null);
+                    exposure_criteria?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics_secondary?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    stats_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    primary_metrics_ordered_uuids?: string[] | null;
+                    secondary_metrics_ordered_uuids?: string[] | null;
+                    scheduling_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    only_count_matured_users?: boolean;
+                    excluded_variants?: string[] | null;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    feature_flag_key?: string;
+                    holdout_id?: number | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    secondary_metrics?: unknown[] | null;
+                    saved_metrics_ids?: unknown | (never | null);
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                    deleted?: boolean;
+                    type?: ("product" | "web") | (never | null);
+                    exposure_criteria?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics_secondary?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    stats_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    primary_metrics_ordered_uuids?: string[] | null;
+                    secondary_metrics_ordered_uuids?: string[] | null;
+                    scheduling_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    only_count_matured_users?: boolean;
+                    excluded_variants?: string[] | null;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            /** @description Always: experiments are never deleted. Soft-delete with PATCH `{"deleted": true}`. */
+            405: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** Format: date-time */
+                    start_date?: string | null;
+                    /** Format: date-time */
+                    end_date?: string | null;
+                    feature_flag_key?: string;
+                    holdout_id?: number | null;
+                    parameters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    secondary_metrics?: unknown[] | null;
+                    saved_metrics_ids?: unknown | (never | null);
+                    filters?: {
+                        [key: string]: unknown;
+                    } | null;
+                    archived?: boolean;
+                    deleted?: boolean;
+                    type?: ("product" | "web") | (never | null);
+                    exposure_criteria?: {
+                        [key: string]: unknown;
+                    } | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    /** @description ExperimentMetric objects (metric_type mean, funnel or ratio) */
+                    metrics_secondary?: {
+                        [key: string]: unknown;
+                    }[] | null;
+                    stats_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    primary_metrics_ordered_uuids?: string[] | null;
+                    secondary_metrics_ordered_uuids?: string[] | null;
+                    scheduling_config?: {
+                        [key: string]: unknown;
+                    } | null;
+                    only_count_matured_users?: boolean;
+                    excluded_variants?: string[] | null;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_duplicate_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    feature_flag_key?: string;
+                    name?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_launch_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_pause_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_resume_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_end_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    open_cleanup_pr?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_ship_variant_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    variant_key?: string;
+                    release_to_everyone?: boolean;
+                    conclusion?: ("won" | "lost" | "inconclusive" | "stopped_early" | "invalid") | (never | null);
+                    conclusion_comment?: string | null;
+                    open_cleanup_pr?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_archive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    disable_feature_flag?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_unarchive_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_experiments_reset_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description the experiment id (anything else: 404) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: number;
+                        name: string;
+                        description: string | null;
+                        start_date: string | null;
+                        end_date: string | null;
+                        feature_flag_key: string;
+                        feature_flag: components["schemas"]["MinimalFeatureFlag"] | null;
+                        /**
+                         * @description holdouts are not served
+                         * @enum {object|null}
+                         */
+                        holdout: never | null;
+                        /** @enum {object|null} */
+                        holdout_id: never | null;
+                        /** @enum {object|null} */
+                        exposure_cohort: never | null;
+                        parameters: {
+                            [key: string]: unknown;
+                        };
+                        secondary_metrics: unknown[];
+                        /** @description saved metrics are not served: always empty */
+                        saved_metrics: unknown[];
+                        /** @enum {object|null} */
+                        saved_metrics_ids: never | null;
+                        filters: {
+                            [key: string]: unknown;
+                        };
+                        archived: boolean;
+                        deleted: boolean;
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                        updated_at: string;
+                        type: string;
+                        exposure_criteria: {
+                            [key: string]: unknown;
+                        } | null;
+                        metrics: {
+                            [key: string]: unknown;
+                        }[];
+                        metrics_secondary: {
+                            [key: string]: unknown;
+                        }[];
+                        stats_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        conclusion: string | null;
+                        conclusion_comment: string | null;
+                        primary_metrics_ordered_uuids: string[] | null;
+                        secondary_metrics_ordered_uuids: string[] | null;
+                        user_access_level: string;
+                        /** @enum {unknown} */
+                        status: "draft" | "running" | "stopped";
+                        scheduling_config: {
+                            [key: string]: unknown;
+                        } | null;
+                        only_count_matured_users: boolean;
+                        excluded_variants: string[];
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     query_create: {
         parameters: {
             query?: never;
@@ -12970,6 +20794,127 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_persons_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description Only the person with this distinct id (exact). */
+                distinct_id?: string;
+                /** @description Only persons whose `email` property is exactly this. */
+                email?: string;
+                /** @description A distinct id (exact) or part of the `email` or `name` property (case-insensitive); a uuid also matches the person. */
+                search?: string;
+                /** @description A JSON list of person property filters `{"key","value","operator","type":"person"}` (all must match), or a group `{"type":"AND"|"OR","values":[...]}`. Operators: exact (default; a list value matches any), is_not, icontains, not_icontains, is_set, is_not_set, gt, gte, lt, lte. */
+                properties?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            /**
+                             * Format: uuid
+                             * @description The person's uuid (PostHog's newer API answers the uuid here).
+                             */
+                            id: string;
+                            /** Format: uuid */
+                            uuid: string;
+                            /** @description The `email` (or `name`, `username`) property, else the first distinct id. */
+                            name: string;
+                            /** @description In the order they were attached to the person. */
+                            distinct_ids: string[];
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                            is_identified: boolean;
+                            /** Format: date-time */
+                            created_at: string;
+                            /**
+                             * Format: date-time
+                             * @description Not tracked: always null.
+                             */
+                            last_seen_at: string | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_persons_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+                /** @description The person's uuid (or, for older clients, its integer id). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uuid
+                         * @description The person's uuid (PostHog's newer API answers the uuid here).
+                         */
+                        id: string;
+                        /** Format: uuid */
+                        uuid: string;
+                        /** @description The `email` (or `name`, `username`) property, else the first distinct id. */
+                        name: string;
+                        /** @description In the order they were attached to the person. */
+                        distinct_ids: string[];
+                        properties: {
+                            [key: string]: unknown;
+                        };
+                        is_identified: boolean;
+                        /** Format: date-time */
+                        created_at: string;
+                        /**
+                         * Format: date-time
+                         * @description Not tracked: always null.
+                         */
+                        last_seen_at: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     groups_types_list: {
         parameters: {
             query?: never;
@@ -13092,7 +21037,212 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_groups_types_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group_type: string;
+                        group_type_index: number;
+                        name_singular: string | null;
+                        name_plural: string | null;
+                    }[];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_groups_list: {
+        parameters: {
+            query: {
+                limit?: number;
+                offset?: number;
+                /** @description The group type index (0–4), from `groups_types`. */
+                group_type_index: number;
+                /** @description Part of the group key or of its `name` property (case-insensitive). */
+                search?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            group_type_index: number;
+                            group_key: string;
+                            group_properties: {
+                                [key: string]: unknown;
+                            };
+                            /** Format: date-time */
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_groups_find_retrieve: {
+        parameters: {
+            query: {
+                /** @description The group type index (0–4), from `groups_types`. */
+                group_type_index: number;
+                group_key: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        group_type_index: number;
+                        group_key: string;
+                        group_properties: {
+                            [key: string]: unknown;
+                        };
+                        /** Format: date-time */
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     events_list: {
+        parameters: {
+            query?: {
+                /** @description Only events with this name. */
+                event?: string;
+                /** @description Only events of this distinct id. */
+                distinct_id?: string;
+                /** @description Only events of this person's distinct ids (its uuid, or its integer id). */
+                person_id?: string;
+                /** @description A JSON list of property filters `{"key","value","operator","type":"event"|"person"}` (all must match; type defaults to event), or a group `{"type":"AND"|"OR","values":[...]}`. Operators: exact (default), is_not, icontains, not_icontains, is_set, is_not_set, gt, gte, lt, lte. At most 50 filters. */
+                properties?: string;
+                /** @description Only events strictly before this time: ISO 8601 (an offset or Z; none reads as UTC), or relative to now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`). */
+                before?: string;
+                /** @description Only events strictly after this time: ISO 8601 (an offset or Z; none reads as UTC), or relative to now (`-7d`, `-24h`, `-2w`, `-1m`, `-1y`). */
+                after?: string;
+                /** @description With `before` (set by `next`): events at exactly `before` with a smaller uuid are kept too. */
+                before_uuid?: string;
+                /** @description With `after` (set by `next` in ascending order): events at exactly `after` with a larger uuid are kept too. */
+                after_uuid?: string;
+                /** @description Default 100; larger than 1000 is clamped to 1000. */
+                limit?: number;
+                /** @description A JSON list, `["-timestamp"]` (default, newest first) or `["timestamp"]`. */
+                orderBy?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The project's integer id, or `@current`. */
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /**
+                         * Format: uri
+                         * @description the next page (the same filters, `before`/`after` moved past this page)
+                         */
+                        next: string | null;
+                        results: {
+                            /** @description the event uuid */
+                            id: string;
+                            distinct_id: string;
+                            properties: {
+                                [key: string]: unknown;
+                            };
+                            event: string;
+                            /** @description ISO 8601 UTC, microseconds */
+                            timestamp: string;
+                            /** @description the current person of the distinct id, if any */
+                            person: {
+                                /** @description the person uuid */
+                                id: string;
+                                uuid: string;
+                                is_identified: boolean;
+                                /** @description the first distinct id only (PostHog: against payload bloat) */
+                                distinct_ids: string[];
+                                /** @description email, name and username when set */
+                                properties: {
+                                    [key: string]: unknown;
+                                };
+                            } | null;
+                            /** @description always empty (autocapture elements are not parsed) */
+                            elements: unknown[];
+                            /** @description the `$elements_chain` property as sent, else "" */
+                            elements_chain: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_events_list: {
         parameters: {
             query?: {
                 /** @description Only events with this name. */
@@ -13711,6 +21861,542 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    environments_event_definitions_all_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_activity_retrieve: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: components["schemas"]["ActivityLog"][];
+                        next: string | null;
+                        previous: string | null;
+                        total_count: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_volume_retrieve: {
+        parameters: {
+            query?: {
+                /** @description the UTC days before today to cover (default 30), today included */
+                days?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        days: string[];
+                        /** @description events with this name stored on each day */
+                        counts: number[];
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description space-separated terms, each matched anywhere in the name (case-insensitive, % and _ literal) */
+                search?: string;
+                /** @description event, event_custom, event_posthog, all, action_event */
+                event_type?: string;
+                /** @description name, last_seen_at, last_seen_at::date, created_at, created_at::date; `-` for descending; repeated or comma-joined */
+                ordering?: string[];
+                /** @description true: leave hidden definitions out */
+                exclude_hidden?: string;
+                /** @description JSON list (or comma list) of tags; any of them */
+                tags?: string;
+                /** @description JSON list of event names to leave out */
+                excluded_properties?: string;
+                /** @description exact names; repeated or comma-joined */
+                names?: string[];
+                /** @description true: verified definitions only; false: the others; anything else: no filter */
+                verified?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["EventDefinition"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    /** @description a user id; answered as a user object */
+                    owner?: number | null;
+                    description?: string | null;
+                    tags?: string[];
+                    verified?: boolean;
+                    hidden?: boolean | null;
+                    default_columns?: string[] | null;
+                    /** @enum {unknown} */
+                    enforcement_mode?: "allow" | "reject";
+                    primary_property?: string | null;
+                    /** @description accepted and discarded */
+                    post_to_slack?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description No body; `Location` holds the new definition's URL. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_by_name_retrieve: {
+        parameters: {
+            query?: {
+                /** @description the exact event name (required) */
+                name?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `name` is read-only after creation and ignored here. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a user id; answered as a user object */
+                    owner?: number | null;
+                    description?: string | null;
+                    tags?: string[];
+                    verified?: boolean;
+                    hidden?: boolean | null;
+                    default_columns?: string[] | null;
+                    /** @enum {unknown} */
+                    enforcement_mode?: "allow" | "reject";
+                    primary_property?: string | null;
+                    /** @description accepted and discarded */
+                    post_to_slack?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `name` is read-only after creation and ignored here. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description a user id; answered as a user object */
+                    owner?: number | null;
+                    description?: string | null;
+                    tags?: string[];
+                    verified?: boolean;
+                    hidden?: boolean | null;
+                    default_columns?: string[] | null;
+                    /** @enum {unknown} */
+                    enforcement_mode?: "allow" | "reject";
+                    primary_property?: string | null;
+                    /** @description accepted and discarded */
+                    post_to_slack?: boolean;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_metrics_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description always 0: Bellwether does not track queries */
+                        query_usage_30_day: number;
+                        /** @description events with this name stored in the last 30 days */
+                        volume_30_day: number;
+                        /** Format: date-time */
+                        last_seen_at: string | null;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_typescript_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The generated source file */
+                        content: string;
+                        /** @description How many event definitions it covers */
+                        event_count: number;
+                        /** @description First 32 hex characters of a SHA-256 over the events and their property types; unchanged while the definitions are */
+                        schema_hash: string;
+                        generator_version: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_python_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The generated source file */
+                        content: string;
+                        /** @description How many event definitions it covers */
+                        event_count: number;
+                        /** @description First 32 hex characters of a SHA-256 over the events and their property types; unchanged while the definitions are */
+                        schema_hash: string;
+                        generator_version: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_definitions_golang_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The generated source file */
+                        content: string;
+                        /** @description How many event definitions it covers */
+                        event_count: number;
+                        /** @description First 32 hex characters of a SHA-256 over the events and their property types; unchanged while the definitions are */
+                        schema_hash: string;
+                        generator_version: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     property_definitions_list: {
         parameters: {
             query?: {
@@ -13825,6 +22511,164 @@ export interface operations {
         };
     };
     property_definitions_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description `name`, `type` and the stamps are read-only and ignored. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    description?: string | null;
+                    tags?: string[];
+                    property_type?: ("DateTime" | "String" | "Numeric" | "Boolean" | "Duration" | "Object") | (never | null);
+                    verified?: boolean;
+                    hidden?: boolean | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyDefinition"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_property_definitions_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description event (default), person or group (with group_type_index) */
+                type?: string;
+                group_type_index?: number;
+                /** @description space-separated terms, each matched anywhere in the name (case-insensitive, % and _ literal) */
+                search?: string;
+                /** @description JSON list of event names: sets is_seen_on_filtered_events and lists those properties first */
+                event_names?: string;
+                /** @description true: only properties seen with `event_names` */
+                filter_by_event_names?: string;
+                /** @description comma-separated names */
+                properties?: string;
+                /** @description true or false */
+                is_numerical?: string;
+                /** @description true: only $feature/* properties; false: none of them */
+                is_feature_flag?: string;
+                /** @description JSON list of property names to leave out */
+                excluded_properties?: string;
+                /** @description true: leave hidden definitions out */
+                exclude_hidden?: string;
+                /** @description true: leave PostHog's own ($-prefixed) properties out */
+                exclude_core_properties?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["PropertyDefinition"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_property_definitions_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PropertyDefinition"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_property_definitions_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_property_definitions_partial_update: {
         parameters: {
             query?: never;
             header?: never;
@@ -14178,6 +23022,341 @@ export interface operations {
         };
     };
     event_schemas_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_schema_property_groups_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["SchemaPropertyGroup"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_schema_property_groups_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name: string;
+                    description?: string | null;
+                    /** @description The complete list: on update, properties whose id is missing are deleted, known ids updated, the rest created. */
+                    properties?: ({
+                        /** @description an existing property of this group: updated; absent or unknown: created */
+                        id?: string;
+                        name: string;
+                        /** @enum {unknown} */
+                        property_type: "String" | "Numeric" | "Boolean" | "DateTime" | "Object" | "Array";
+                        is_required?: boolean;
+                        is_optional_in_types?: boolean;
+                        description?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaPropertyGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_schema_property_groups_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaPropertyGroup"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_schema_property_groups_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_schema_property_groups_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string | null;
+                    /** @description The complete list: on update, properties whose id is missing are deleted, known ids updated, the rest created. */
+                    properties?: ({
+                        /** @description an existing property of this group: updated; absent or unknown: created */
+                        id?: string;
+                        name: string;
+                        /** @enum {unknown} */
+                        property_type: "String" | "Numeric" | "Boolean" | "DateTime" | "Object" | "Array";
+                        is_required?: boolean;
+                        is_optional_in_types?: boolean;
+                        description?: string | null;
+                    } & {
+                        [key: string]: unknown;
+                    })[];
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SchemaPropertyGroup"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_schemas_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+                /** @description only the schemas of this event definition */
+                event_definition?: string;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: components["schemas"]["EventSchema"][];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_schemas_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description event definition id */
+                    event_definition: string;
+                    /** @description property group id */
+                    property_group?: string;
+                    /** @description property group id (PostHog frontend spelling) */
+                    property_group_id?: string;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSchema"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_schemas_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                /** @description UUID */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventSchema"];
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_event_schemas_destroy: {
         parameters: {
             query?: never;
             header?: never;
@@ -14632,6 +23811,487 @@ export interface operations {
         };
     };
     webhooks_deliveries_redeliver_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        message_id: string;
+                        event_type: string;
+                        status: "pending" | "delivered" | "failed";
+                        sending: boolean;
+                        attempts: number;
+                        /** Format: date-time */
+                        next_attempt_at: string | null;
+                        /** Format: date-time */
+                        last_attempt_at: string | null;
+                        response_status: number | null;
+                        response_body: string | null;
+                        duration_ms: number | null;
+                        error: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        finished_at: string | null;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: string;
+                            url: string;
+                            events: string[];
+                            format: "json" | "slack";
+                            enabled: boolean;
+                            description: string;
+                            /** @description The whole secret only in the answer of create and rotate_secret; masked after */
+                            secret: string;
+                            /** Format: date-time */
+                            previous_secret_expires_at: string | null;
+                            /** Format: date-time */
+                            failing_since: string | null;
+                            disabled_reason: string | null;
+                            /** Format: date-time */
+                            disabled_at: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            updated_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL (plain http only for hosts in WEBHOOK_ALLOWED_HOSTS) */
+                    url: string;
+                    /** @description Event types, or ["*"] for every one */
+                    events: string[];
+                    format?: "json" | "slack";
+                    enabled?: boolean;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        format: "json" | "slack";
+                        enabled: boolean;
+                        description: string;
+                        /** @description The whole secret only in the answer of create and rotate_secret; masked after */
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        failing_since: string | null;
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        disabled_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_event_types_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: string[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        format: "json" | "slack";
+                        enabled: boolean;
+                        description: string;
+                        /** @description The whole secret only in the answer of create and rotate_secret; masked after */
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        failing_since: string | null;
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        disabled_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description https URL (plain http only for hosts in WEBHOOK_ALLOWED_HOSTS) */
+                    url?: string;
+                    /** @description Event types, or ["*"] for every one */
+                    events?: string[];
+                    format?: "json" | "slack";
+                    enabled?: boolean;
+                    description?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        format: "json" | "slack";
+                        enabled: boolean;
+                        description: string;
+                        /** @description The whole secret only in the answer of create and rotate_secret; masked after */
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        failing_since: string | null;
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        disabled_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_rotate_secret_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        events: string[];
+                        format: "json" | "slack";
+                        enabled: boolean;
+                        description: string;
+                        /** @description The whole secret only in the answer of create and rotate_secret; masked after */
+                        secret: string;
+                        /** Format: date-time */
+                        previous_secret_expires_at: string | null;
+                        /** Format: date-time */
+                        failing_since: string | null;
+                        disabled_reason: string | null;
+                        /** Format: date-time */
+                        disabled_at: string | null;
+                        /** Format: date-time */
+                        created_at: string;
+                        /** Format: date-time */
+                        updated_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_test_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        queued: boolean;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_deliveries_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: string;
+                            message_id: string;
+                            event_type: string;
+                            status: "pending" | "delivered" | "failed";
+                            sending: boolean;
+                            attempts: number;
+                            /** Format: date-time */
+                            next_attempt_at: string | null;
+                            /** Format: date-time */
+                            last_attempt_at: string | null;
+                            response_status: number | null;
+                            response_body: string | null;
+                            duration_ms: number | null;
+                            error: string | null;
+                            /** Format: date-time */
+                            created_at: string;
+                            /** Format: date-time */
+                            finished_at: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_webhooks_deliveries_redeliver_create: {
         parameters: {
             query?: never;
             header?: never;
