@@ -42,7 +42,7 @@ export interface OpenApiDocument {
 }
 
 /** Public operations that take no project token: signing in, signing out and signing up. */
-const NO_CREDENTIALS = new Set(['login_create', 'login_one_time_create', 'logout_create', 'signup_retrieve', 'signup_create']);
+const NO_CREDENTIALS = new Set(['login_create', 'login_one_time_create', 'login_methods_retrieve', 'logout_create', 'signup_retrieve', 'signup_create', 'reset_create', 'reset_complete_create']);
 
 /** Operations that answer 304 to an `If-None-Match` naming the current ETag (kernel/http/etag.ts). */
 const REVALIDATED = new Set([
