@@ -12,6 +12,6 @@ export interface Kernel {
   /** Every write runs in one of these units of work (effects after commit, nothing on rollback). */
   units: UnitsOfWork;
   bus: ChangeBus;
-  /** The change counters that prove in-memory copies current (one shared read per event-loop turn). */
+  /** The change counters that prove in-memory copies current (shared reads, one under way at a time). */
   counters: ChangeCounters;
 }

@@ -19,7 +19,7 @@ function controlledSource() {
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-test('callers before the read goes share it; a caller during it does not wait for it but gets a read of its own, which sees later writes', async () => {
+test('callers before the read goes share it; a caller during it does not join it but gathers into the next read, sent once it is done, which sees later writes', async () => {
   const { reader, reads, set } = controlledSource();
   const first = [reader.get(1), reader.get(2), reader.get(1)];
   await tick();
@@ -30,15 +30,59 @@ test('callers before the read goes share it; a caller during it does not wait fo
   set(7);
   const late = [reader.get(1), reader.get(3)];
   await tick();
-  assert.equal(reads.length, 2, 'a second read at once: the first was sent before these callers asked');
+  assert.equal(reads.length, 1, 'one read under way at a time: the next waits for it');
+  reads[0].finish();
+  assert.deepEqual(await Promise.all(first), [0, 0, 0]);
+  await tick();
+  assert.equal(reads.length, 2, 'the next read goes once the first is done');
   assert.deepEqual(reads[1].keys, [1, 3]);
   reads[1].finish();
   assert.deepEqual(await Promise.all(late), [7, 7]);
-  reads[0].finish();
-  assert.deepEqual(await Promise.all(first), [0, 0, 0]);
-  // The older read finishing last does not replace the newer answer.
   const since = performance.now() - 60_000;
   assert.equal(await reader.get(1, since), 7);
+});
+
+test('callers arriving during one read all share the next: one query for the lot', async () => {
+  const { reader, reads } = controlledSource();
+  const first = reader.get(1);
+  await tick();
+  const during: Promise<number>[] = [];
+  for (let i = 0; i < 5; i++) {
+    during.push(reader.get(1), reader.get(2));
+    await tick();
+  }
+  assert.equal(reads.length, 1);
+  reads[0].finish();
+  await first;
+  await tick();
+  assert.equal(reads.length, 2);
+  assert.deepEqual(reads[1].keys, [1, 2]);
+  reads[1].finish();
+  assert.equal((await Promise.all(during)).length, 10);
+});
+
+test('with two reads allowed under way, a caller during the first gets a read at once; an older read finishing last does not replace the newer answer', async () => {
+  let value = 0;
+  const reads: { keys: number[]; finish: () => void }[] = [];
+  const reader = new CoalescedRead<number, number>(
+    (keys) =>
+      new Promise((resolve) => {
+        const at = value;
+        reads.push({ keys, finish: () => resolve(new Map(keys.map((key) => [key, at]))) });
+      }),
+    2,
+  );
+  const first = reader.get(1);
+  await tick();
+  value = 7;
+  const late = reader.get(1);
+  await tick();
+  assert.equal(reads.length, 2);
+  reads[1].finish();
+  assert.equal(await late, 7);
+  reads[0].finish();
+  assert.equal(await first, 0);
+  assert.equal(await reader.get(1, performance.now() - 60_000), 7);
 });
 
 test('a read sent after `since` answers without a query, done or under way; an older one does not', async () => {
@@ -64,6 +108,23 @@ test('a read sent after `since` answers without a query, done or under way; an o
   assert.equal(reads.length, 2);
   reads[1].finish();
   assert.equal(await later, 4);
+});
+
+test('a failed read fails its callers only; the next callers get a new read, also those who gathered while it was under way', async () => {
+  let fail: (error: Error) => void = () => {};
+  let calls = 0;
+  const failing = new CoalescedRead<string, number>((keys) => {
+    calls++;
+    if (calls === 1) return new Promise((_resolve, reject) => (fail = reject));
+    return Promise.resolve(new Map(keys.map((key) => [key, calls])));
+  });
+  const first = failing.get('a');
+  await tick();
+  const during = failing.get('a');
+  await tick();
+  fail(new Error('database unavailable'));
+  await assert.rejects(first, /database unavailable/);
+  assert.equal(await during, 2);
 });
 
 test('a failed read fails its callers only; the next callers get a new read', async () => {

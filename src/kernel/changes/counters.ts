@@ -4,8 +4,8 @@ import { CoalescedRead } from '../coalesced-read.ts';
 /**
  * The change counters that prove in-memory copies current (docs/architecture.md, "Read your
  * writes"): `auth` (auth_change_counter: keys, sessions, members, projects) and `flags:<project>`
- * (flag_change_counters). All asked for in one turn of the event loop are read in one query, and a
- * read sent after a caller's `since` answers it (CoalescedRead).
+ * (flag_change_counters). All asked for before a read goes are read in one query, one read under
+ * way at a time, and a read sent after a caller's `since` answers it (CoalescedRead).
  */
 export type CounterKey = 'auth' | `flags:${number}`;
 
