@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { membershipLevel } from '../accounts/auth/principal.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import { notFound, permissionDenied } from '../kernel/errors.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethods, refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
 import { approve, cancel, reject } from './decisions.ts';
 import { changePolicy, createPolicy, removePolicy } from './policy-rules.ts';
@@ -36,8 +36,7 @@ export function policyRoutes(deps: FlagWriteDeps) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
+    refuseOtherMethodsOn(root, { '/': ['GET', 'POST'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'] });
     app.get(
       '/',
       { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'List approval policies', params: ProjectParams, querystring: Type.Object({ ...Page, action_key: Type.Optional(Type.String({ maxLength: 200 })), enabled: Type.Optional(Type.String({ maxLength: 10 })) }), response: { 200: PolicyListResponse } } },
@@ -80,8 +79,7 @@ export function changeRequestRoutes(deps: FlagWriteDeps) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET']);
+    refuseOtherMethodsOn(root, { '/': ['GET'], '/:id': ['GET'] });
     app.get(
       '/',
       {
