@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../kernel/deps.ts';
 import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/routes.ts';
-import { notFound } from '../kernel/errors.ts';
+import { notFound, orNotFound } from '../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf, paginated } from '../kernel/http/pagination.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
@@ -92,8 +92,7 @@ export function cohortRoutes(deps: Kernel) {
         schema: { tags: TAGS, summary: 'Retrieve a cohort (deleted ones too)', params: CohortParams, response: { 200: CohortResponse } },
       },
       async (request) => {
-        const cohort = await findCohort(pool, request.project.id, parseCohortId(request.params.id));
-        if (!cohort) throw notFound();
+        const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         return presentCohort(cohort);
       },
     );
@@ -135,8 +134,7 @@ export function cohortRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const cohort = await findCohort(pool, request.project.id, parseCohortId(request.params.id));
-        if (!cohort) throw notFound();
+        const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         const page = pageOf(request.query);
         const { rows, hasMore } = await cohortMembers(pool, request.project.id, cohort, page);
         // No total is counted: the links only need to know whether another page follows.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../kernel/deps.ts';
-import { notFound } from '../kernel/errors.ts';
+import { notFound, orNotFound } from '../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { listPage } from '../kernel/http/pagination.ts';
 import { presentDashboard, presentDashboardBasic } from './present.ts';
@@ -46,9 +46,7 @@ export function dashboardRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const dashboard = await findDashboard(pool, request.project.id, parseDashboardId(request.params.id));
-        if (!dashboard) throw notFound();
-        return presentDashboard(pool, dashboard);
+        return presentDashboard(pool, orNotFound(await findDashboard(pool, request.project.id, parseDashboardId(request.params.id))));
       },
     );
   };

@@ -5,7 +5,7 @@ import { membershipLevel } from '../accounts/auth/principal.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { NoBody } from '../events/taxonomy/http.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import { requiredField } from '../kernel/errors.ts';
+import { notFound, orNotFound, requiredField } from '../kernel/errors.ts';
 import { isQueryTrue } from '../kernel/http/drf-boolean.ts';
 import { refuseOtherMethods, refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../kernel/http/pagination.ts';
@@ -31,7 +31,6 @@ import {
 } from './schemas.ts';
 import { findExperiment } from './store.ts';
 import { createExperiment, updateExperimentById, type Written } from './write.ts';
-import { notFound } from '../kernel/errors.ts';
 
 const TAGS = ['experiments'];
 
@@ -135,8 +134,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
         schema: { tags: TAGS, summary: 'Retrieve an experiment', params: ExperimentParams, response: { 200: ExperimentResponse } },
       },
       async (request, reply) => {
-        const experiment = await findExperiment(pool, request.project.id, idOf(request.params.id));
-        if (!experiment) throw notFound();
+        const experiment = orNotFound(await findExperiment(pool, request.project.id, idOf(request.params.id)));
         const flags = await flagsOf(request.project.id);
         return sendJson(reply, JSON.stringify(presentExperiment(experiment, flags, viewerOf(request))));
       },
@@ -187,8 +185,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
       summary: 'Activity of one experiment',
       params: ExperimentParams,
       itemOf: async (request) => {
-        const experiment = await findExperiment(pool, request.project.id, idOf(request.params.id));
-        if (!experiment) throw notFound();
+        const experiment = orNotFound(await findExperiment(pool, request.project.id, idOf(request.params.id)));
         return String(experiment.id);
       },
     });

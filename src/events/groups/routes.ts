@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { orNotFound } from '../../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { isoUtc } from '../../kernel/time.ts';
@@ -70,9 +70,7 @@ export function groupRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const row = await findGroup(deps.pool, request.project.id, request.query.group_type_index, request.query.group_key);
-        if (!row) throw notFound();
-        return presentGroup(row);
+        return presentGroup(orNotFound(await findGroup(deps.pool, request.project.id, request.query.group_type_index, request.query.group_key)));
       },
     );
   };

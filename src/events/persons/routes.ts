@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { orNotFound } from '../../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { listPage } from '../../kernel/http/pagination.ts';
 import { presentPerson } from './present.ts';
@@ -57,9 +57,7 @@ export function personRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const row = await findPerson(deps.pool, request.project.id, request.params.id);
-        if (!row) throw notFound();
-        return presentPerson(row);
+        return presentPerson(orNotFound(await findPerson(deps.pool, request.project.id, request.params.id)));
       },
     );
   };
