@@ -11,7 +11,7 @@ import { findFlag } from '../flags/store.ts';
 import { updateFlagById } from '../flags/update.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import type { FlagWriteBody } from '../flags/schemas.ts';
-import { notFound, permissionDenied, RawErrorResponse } from '../kernel/errors.ts';
+import { orNotFound, permissionDenied, RawErrorResponse } from '../kernel/errors.ts';
 import { canCancel, inApproverSet, presentChangeRequest } from './present.ts';
 import { expireOverdue, findChangeRequest, insertVote, setState, type ChangeRequestRow } from './store.ts';
 
@@ -34,9 +34,7 @@ function checkCanVote(row: ChangeRequestRow, userId: number): void {
 
 async function locked(unit: UnitOfWork, decision: Decision): Promise<ChangeRequestRow> {
   await expireOverdue(unit.client, decision.projectId);
-  const row = await findChangeRequest(unit.client, decision.projectId, decision.requestId, true);
-  if (row === null) throw notFound();
-  return row;
+  return orNotFound(await findChangeRequest(unit.client, decision.projectId, decision.requestId, true));
 }
 
 async function applyRequest(deps: FlagWriteDeps, unit: UnitOfWork, row: ChangeRequestRow): Promise<{ resource_id: string; resource_version: number }> {

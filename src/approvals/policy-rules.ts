@@ -1,6 +1,6 @@
 /** An approval policy's body, in DRF's words, and the writes of policies. */
 import type { UnitsOfWork } from '../db/unit-of-work.ts';
-import { notFound, requiredField, validationError } from '../kernel/errors.ts';
+import { notFound, orNotFound, requiredField, validationError } from '../kernel/errors.ts';
 import { pythonStr } from '../kernel/http/python-types.ts';
 import { FLAG_ACTIONS } from './detect.ts';
 import { deletePolicy, findPolicy, insertPolicy, updatePolicy, type PolicyFields, type PolicyRow } from './store.ts';
@@ -78,8 +78,7 @@ export async function createPolicy(units: UnitsOfWork, projectId: number, userId
 
 export async function changePolicy(units: UnitsOfWork, projectId: number, id: string, raw: Record<string, unknown>, partial: boolean): Promise<PolicyRow> {
   return units.run(async ({ client }) => {
-    const stored = await findPolicy(client, projectId, id);
-    if (stored === null) throw notFound();
+    const stored = orNotFound(await findPolicy(client, projectId, id));
     const fields = policyFields(raw, partial ? stored : null);
     try {
       await updatePolicy(client, id, fields);

@@ -4,8 +4,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { membershipLevel } from '../accounts/auth/principal.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
-import { notFound, permissionDenied } from '../kernel/errors.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { notFound, orNotFound, permissionDenied } from '../kernel/errors.ts';
+import { refuseOtherMethods, refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
 import { approve, cancel, reject } from './decisions.ts';
 import { changePolicy, createPolicy, removePolicy } from './policy-rules.ts';
@@ -36,8 +36,7 @@ export function policyRoutes(deps: FlagWriteDeps) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
+    refuseOtherMethodsOn(root, { '/': ['GET', 'POST'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'] });
     app.get(
       '/',
       { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'List approval policies', params: ProjectParams, querystring: Type.Object({ ...Page, action_key: Type.Optional(Type.String({ maxLength: 200 })), enabled: Type.Optional(Type.String({ maxLength: 10 })) }), response: { 200: PolicyListResponse } } },
@@ -53,9 +52,7 @@ export function policyRoutes(deps: FlagWriteDeps) {
       return reply.code(201).send(presentPolicy(await createPolicy(units, request.project.id, request.principal.user.id, request.body)));
     });
     app.get('/:id', { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'Retrieve an approval policy', params: ItemParams, response: { 200: PolicyResponse } } }, async (request) => {
-      const row = await findPolicy(pool, request.project.id, idOf(request.params.id));
-      if (row === null) throw notFound();
-      return presentPolicy(row);
+      return presentPolicy(orNotFound(await findPolicy(pool, request.project.id, idOf(request.params.id))));
     });
     for (const method of ['PATCH', 'PUT'] as const) app.route({
       method,
@@ -80,8 +77,7 @@ export function changeRequestRoutes(deps: FlagWriteDeps) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET']);
+    refuseOtherMethodsOn(root, { '/': ['GET'], '/:id': ['GET'] });
     app.get(
       '/',
       {
@@ -112,9 +108,7 @@ export function changeRequestRoutes(deps: FlagWriteDeps) {
     );
     app.get('/:id', { config: { scope: 'approvals:read' }, schema: { tags: TAGS, summary: 'Retrieve a change request', params: ItemParams, response: { 200: ChangeRequestResponse } } }, async (request) => {
       await expireOverdue(poolWrite(pool), request.project.id);
-      const row = await findChangeRequest(pool, request.project.id, idOf(request.params.id));
-      if (row === null) throw notFound();
-      return presentChangeRequest(row, { userId: request.principal.user.id });
+      return presentChangeRequest(orNotFound(await findChangeRequest(pool, request.project.id, idOf(request.params.id))), { userId: request.principal.user.id });
     });
     const actions = { approve, reject, cancel } as const;
     for (const [name, act] of Object.entries(actions)) {

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../kernel/deps.ts';
-import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../accounts/activity/page.ts';
-import { notFound } from '../kernel/errors.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/routes.ts';
+import { notFound, orNotFound } from '../kernel/errors.ts';
+import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf, paginated } from '../kernel/http/pagination.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { COHORT_ACTIVITY_SCOPE } from './activity.ts';
@@ -43,11 +43,10 @@ export function cohortRoutes(deps: Kernel) {
     const { jobs, log } = pluginJobs(root);
     const cohortDeps: CohortDeps = { pool, units: deps.units, bus: deps.bus, jobs, log };
 
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH']);
-    refuseOtherMethods(root, '/:id/persons', ['GET']);
-    refuseOtherMethods(root, '/:id/add_persons_to_static_cohort', ['PATCH']);
-    refuseOtherMethods(root, '/:id/remove_person_from_static_cohort', ['PATCH']);
+    refuseOtherMethodsOn(root, {
+      '/': ['GET', 'POST'], '/:id': ['GET', 'PATCH'], '/:id/persons': ['GET'], '/:id/add_persons_to_static_cohort': ['PATCH'],
+      '/:id/remove_person_from_static_cohort': ['PATCH'],
+    });
 
     app.get(
       '/',
@@ -84,14 +83,7 @@ export function cohortRoutes(deps: Kernel) {
       },
     );
 
-    app.get(
-      '/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of every cohort in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: COHORT_ACTIVITY_SCOPE }),
-    );
+    projectActivityRoute(root, pool, { scope: COHORT_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every cohort in the project', params: ProjectParams });
 
     app.get(
       '/:id',
@@ -100,8 +92,7 @@ export function cohortRoutes(deps: Kernel) {
         schema: { tags: TAGS, summary: 'Retrieve a cohort (deleted ones too)', params: CohortParams, response: { 200: CohortResponse } },
       },
       async (request) => {
-        const cohort = await findCohort(pool, request.project.id, parseCohortId(request.params.id));
-        if (!cohort) throw notFound();
+        const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         return presentCohort(cohort);
       },
     );
@@ -143,8 +134,7 @@ export function cohortRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const cohort = await findCohort(pool, request.project.id, parseCohortId(request.params.id));
-        if (!cohort) throw notFound();
+        const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         const page = pageOf(request.query);
         const { rows, hasMore } = await cohortMembers(pool, request.project.id, cohort, page);
         // No total is counted: the links only need to know whether another page follows.
@@ -189,17 +179,16 @@ export function cohortRoutes(deps: Kernel) {
       },
     );
 
-    app.get(
-      '/:id/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of one cohort', params: CohortParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => {
+    itemActivityRoute(root, pool, {
+      scope: COHORT_ACTIVITY_SCOPE,
+      tags: TAGS,
+      summary: 'Activity of one cohort',
+      params: CohortParams,
+      itemOf: async (request) => {
         const id = parseCohortId(request.params.id);
         if (!(await findCohort(pool, request.project.id, id))) throw notFound();
-        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: COHORT_ACTIVITY_SCOPE, itemId: String(id) });
+        return String(id);
       },
-    );
+    });
   };
 }

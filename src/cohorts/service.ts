@@ -6,7 +6,7 @@
 import type { ReadHandle } from '../db/pool.ts';
 import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
 import type { CohortDefinition, PropertyGroup } from '../evaluation/index.ts';
-import { ApiError, notFound, validationError } from '../kernel/errors.ts';
+import { ApiError, notFound, orNotFound, validationError } from '../kernel/errors.ts';
 import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { recordCohortActivity } from './activity.ts';
 import { calculateCount, fillStaticCohort, type CalculationDeps, type FillSource } from './calculation.ts';
@@ -182,8 +182,7 @@ export async function updateCohortById(
 ): Promise<CohortRecord> {
   checkUnsupported(body);
   return inCohortUnit(deps, projectId, async (db, unit) => {
-    const before = await findCohort(db, projectId, id, true);
-    if (!before) throw notFound();
+    const before = orNotFound(await findCohort(db, projectId, id, true));
     if (body.is_static !== undefined && body.is_static !== before.is_static) {
       throw validationError('is_static cannot be changed once the cohort exists; create a new cohort instead.', 'is_static');
     }

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../kernel/deps.ts';
-import { notFound } from '../kernel/errors.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../kernel/http/pagination.ts';
+import { notFound, orNotFound } from '../kernel/errors.ts';
+import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
+import { listPage } from '../kernel/http/pagination.ts';
 import { presentDashboard, presentDashboardBasic } from './present.ts';
 import { DashboardListQuery, DashboardListResponse, DashboardParams, DashboardResponse, ProjectParams } from './schemas.ts';
 import { findDashboard, listDashboards } from './store.ts';
@@ -21,8 +21,7 @@ export function dashboardRoutes(deps: Kernel) {
   const { pool } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET']);
+    refuseOtherMethodsOn(root, { '/': ['GET'], '/:id': ['GET'] });
 
     app.get(
       '/',
@@ -31,9 +30,7 @@ export function dashboardRoutes(deps: Kernel) {
         schema: { tags: TAGS, summary: 'List dashboards (not deleted)', params: ProjectParams, querystring: DashboardListQuery, response: { 200: DashboardListResponse } },
       },
       async (request) => {
-        const page = pageOf(request.query);
-        const { count, rows } = await listDashboards(pool, request.project.id, page.limit, page.offset);
-        return paginated(request, page, count, rows.map(presentDashboardBasic));
+        return listPage(request, request.query, (page) => listDashboards(pool, request.project.id, page.limit, page.offset), presentDashboardBasic);
       },
     );
 
@@ -49,9 +46,7 @@ export function dashboardRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const dashboard = await findDashboard(pool, request.project.id, parseDashboardId(request.params.id));
-        if (!dashboard) throw notFound();
-        return presentDashboard(pool, dashboard);
+        return presentDashboard(pool, orNotFound(await findDashboard(pool, request.project.id, parseDashboardId(request.params.id))));
       },
     );
   };

@@ -1,5 +1,5 @@
 /** duplicate: a draft copy named "<name> (Copy)" (then "(Copy) 1", 2, …), made through the normal create. */
-import { notFound, validationError } from '../kernel/errors.ts';
+import { notFound, orNotFound, validationError } from '../kernel/errors.ts';
 import { findFlag } from '../flags/store.ts';
 import type { ExperimentDeps } from './deps.ts';
 import type { Actor } from './flag.ts';
@@ -9,8 +9,7 @@ import { findExperiment, liveNamesStartingWith } from './store.ts';
 import { createExperiment, type Written } from './write.ts';
 
 export async function duplicateExperiment(deps: ExperimentDeps, projectId: number, id: number, actor: Actor, body: DuplicateBody): Promise<Written> {
-  const source = await findExperiment(deps.pool, projectId, id);
-  if (!source) throw notFound();
+  const source = orNotFound(await findExperiment(deps.pool, projectId, id));
   const legacy = [...source.metrics, ...source.metrics_secondary].some((metric) => metric.kind !== undefined && metric.kind !== 'ExperimentMetric');
   if (legacy || source.secondary_metrics.length > 0) throw validationError('Duplication is not supported for experiments using legacy metrics.', null);
   const sourceFlag = await findFlag(deps.pool, projectId, source.feature_flag_id);

@@ -3,7 +3,7 @@
  * each a rule on the experiment's state, the flag change it implies through the flags writer,
  * and the experiment's write, in one unit of work.
  */
-import { notFound, requiredField, validationError } from '../kernel/errors.ts';
+import { orNotFound, requiredField, validationError } from '../kernel/errors.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { findFlag } from '../flags/store.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
@@ -105,10 +105,8 @@ export async function runLifecycleAction(
   const { projectId, id, actor, action, body } = request;
   return deps.units.run(
     async (unit: UnitOfWork) => {
-      const experiment = await findExperiment(unit.client, projectId, id, { lock: true });
-      if (!experiment) throw notFound();
-      const flag = await findFlag(unit.client, projectId, experiment.feature_flag_id, true);
-      if (!flag) throw notFound();
+      const experiment = orNotFound(await findExperiment(unit.client, projectId, id, { lock: true }));
+      const flag = orNotFound(await findFlag(unit.client, projectId, experiment.feature_flag_id, true));
       const next = experimentValuesOf(experiment);
       const writeFlag = (flagBody: Parameters<typeof writeExperimentFlag>[5]) => writeExperimentFlag(deps, unit, projectId, flag.id, actor, flagBody);
       const written = await ACTIONS[action]({ experiment, flag, next, writeFlag }, body);

@@ -1,13 +1,13 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../accounts/activity/page.ts';
+import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/routes.ts';
 import { membershipLevel } from '../accounts/auth/principal.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { NoBody } from '../events/taxonomy/http.ts';
 import type { FlagRecord } from '../flags/record.ts';
-import { requiredField } from '../kernel/errors.ts';
+import { notFound, orNotFound, requiredField } from '../kernel/errors.ts';
 import { isQueryTrue } from '../kernel/http/drf-boolean.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethods, refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../kernel/http/pagination.ts';
 import { sendJson } from '../kernel/http/send-json.ts';
 import type { ExperimentDeps } from './deps.ts';
@@ -31,7 +31,6 @@ import {
 } from './schemas.ts';
 import { findExperiment } from './store.ts';
 import { createExperiment, updateExperimentById, type Written } from './write.ts';
-import { notFound } from '../kernel/errors.ts';
 
 const TAGS = ['experiments'];
 
@@ -68,11 +67,9 @@ export function experimentRoutes(deps: ExperimentDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/activity', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
-    refuseOtherMethods(root, '/:id/activity', ['GET']);
-    refuseOtherMethods(root, '/:id/duplicate', ['POST']);
+    refuseOtherMethodsOn(root, {
+      '/': ['GET', 'POST'], '/activity': ['GET'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'], '/:id/activity': ['GET'], '/:id/duplicate': ['POST'],
+    });
     for (const { action } of ACTIONS) refuseOtherMethods(root, `/:id/${action}`, ['POST']);
 
     async function flagsOf(projectId: number, written?: FlagRecord): Promise<FlagSource> {
@@ -128,14 +125,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
       async (request, reply) => sendJson(reply.code(201), await answer(request, await createExperiment(deps, request.project.id, actorOf(request), request.body))),
     );
 
-    app.get(
-      '/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of every experiment in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: EXPERIMENT_ACTIVITY_SCOPE }),
-    );
+    projectActivityRoute(root, pool, { scope: EXPERIMENT_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every experiment in the project', params: ProjectParams });
 
     app.get(
       '/:id',
@@ -144,8 +134,7 @@ export function experimentRoutes(deps: ExperimentDeps) {
         schema: { tags: TAGS, summary: 'Retrieve an experiment', params: ExperimentParams, response: { 200: ExperimentResponse } },
       },
       async (request, reply) => {
-        const experiment = await findExperiment(pool, request.project.id, idOf(request.params.id));
-        if (!experiment) throw notFound();
+        const experiment = orNotFound(await findExperiment(pool, request.project.id, idOf(request.params.id)));
         const flags = await flagsOf(request.project.id);
         return sendJson(reply, JSON.stringify(presentExperiment(experiment, flags, viewerOf(request))));
       },
@@ -190,18 +179,16 @@ export function experimentRoutes(deps: ExperimentDeps) {
       async (_request, reply) => reply.code(405).header('allow', 'GET, PATCH, PUT, HEAD, OPTIONS').send(),
     );
 
-    app.get(
-      '/:id/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of one experiment', params: ExperimentParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
+    itemActivityRoute(root, pool, {
+      scope: EXPERIMENT_ACTIVITY_SCOPE,
+      tags: TAGS,
+      summary: 'Activity of one experiment',
+      params: ExperimentParams,
+      itemOf: async (request) => {
+        const experiment = orNotFound(await findExperiment(pool, request.project.id, idOf(request.params.id)));
+        return String(experiment.id);
       },
-      async (request) => {
-        const experiment = await findExperiment(pool, request.project.id, idOf(request.params.id));
-        if (!experiment) throw notFound();
-        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: EXPERIMENT_ACTIVITY_SCOPE, itemId: String(experiment.id) });
-      },
-    );
+    });
 
     app.post(
       '/:id/duplicate',

@@ -1,5 +1,5 @@
 /** Create and update (PATCH/PUT) of experiments: PostHog's rules, all or nothing. */
-import { requiredField, validationError, notFound } from '../kernel/errors.ts';
+import { notFound, orNotFound, requiredField, validationError } from '../kernel/errors.ts';
 import type { FlagRecord } from '../flags/record.ts';
 import { findFlag } from '../flags/store.ts';
 import type { ExperimentDeps } from './deps.ts';
@@ -123,8 +123,7 @@ export async function updateExperimentById(deps: ExperimentDeps, request: Update
   const { projectId, id, actor, body } = request;
   return deps.units.run(
     async (unit) => {
-      const before = await findExperiment(unit.client, projectId, id, { lock: true, includeDeleted: body.deleted === false });
-      if (!before) throw notFound();
+      const before = orNotFound(await findExperiment(unit.client, projectId, id, { lock: true, includeDeleted: body.deleted === false }));
       let flag = await findFlag(unit.client, projectId, before.feature_flag_id, true);
       if (!flag) throw notFound();
       const refused = refusedKeys(body, before, flag);

@@ -2,13 +2,13 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FlagDeps } from './deps.ts';
-import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../accounts/activity/page.ts';
+import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/routes.ts';
 import { membershipLevel } from '../accounts/auth/principal.ts';
 import { sendJson } from '../kernel/http/send-json.ts';
 import { NoBody } from '../events/taxonomy/http.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { notFound, requiredField } from '../kernel/errors.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../kernel/http/pagination.ts';
 import { FLAG_ACTIVITY_SCOPE } from './activity.ts';
 import { parseIfMatch } from './concurrency.ts';
@@ -40,8 +40,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
+    refuseOtherMethodsOn(root, { '/': ['GET', 'POST'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'] });
 
     app.get(
       '/',
@@ -72,14 +71,7 @@ export function featureFlagRoutes(deps: FlagDeps) {
       },
     );
 
-    app.get(
-      '/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of every flag in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: FLAG_ACTIVITY_SCOPE }),
-    );
+    projectActivityRoute(root, pool, { scope: FLAG_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every flag in the project', params: ProjectParams });
 
     app.get(
       '/:id',
@@ -141,17 +133,16 @@ export function featureFlagRoutes(deps: FlagDeps) {
       async (_request, reply) => reply.code(405).header('allow', 'GET, PATCH, HEAD, OPTIONS').send(),
     );
 
-    app.get(
-      '/:id/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of one flag', params: FlagParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => {
+    itemActivityRoute(root, pool, {
+      scope: FLAG_ACTIVITY_SCOPE,
+      tags: TAGS,
+      summary: 'Activity of one flag',
+      params: FlagParams,
+      itemOf: async (request) => {
         const flagId = parseFlagId(request.params.id);
         if (!(await flagCache.project(request.project.id, request.arrivedAt)).get(flagId)) throw notFound();
-        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: FLAG_ACTIVITY_SCOPE, itemId: String(flagId) });
+        return String(flagId);
       },
-    );
+    });
   };
 }

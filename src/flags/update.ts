@@ -1,6 +1,6 @@
 import type { ReadHandle } from '../db/pool.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { notFound, RawErrorResponse, validationError } from '../kernel/errors.ts';
+import { orNotFound, RawErrorResponse, validationError } from '../kernel/errors.ts';
 import type { FlagEditGate } from './gate.ts';
 import { checkIfMatch, checkOriginalFlag } from './concurrency.ts';
 import { checkDashboards } from './dashboards.ts';
@@ -86,8 +86,7 @@ export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest
   try {
     const written = await deps.units.run(async (unit): Promise<FlagRecord | RawErrorResponse> => {
       const { client } = unit;
-      const before = await findFlag(client, projectId, flagId, true);
-      if (!before) throw notFound();
+      const before = orNotFound(await findFlag(client, projectId, flagId, true));
       const editor = before.last_modified_by?.email ?? before.created_by?.email ?? null;
       checkIfMatch(request.ifMatch, before.version, editor);
       checkOriginalFlag(body, presentFlag(before, viewer), editor);

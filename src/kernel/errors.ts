@@ -39,6 +39,12 @@ export const requiredField = (attr: string) => validationError('This field is re
 
 export const notFound = () => new ApiError(404, 'invalid_request', 'not_found', 'Not found.');
 
+/** `value`, or a 404 where the record it was looked up as does not exist. */
+export function orNotFound<T>(value: T | null | undefined): T {
+  if (value === null || value === undefined) throw notFound();
+  return value;
+}
+
 export const notAuthenticated = () =>
   new ApiError(401, 'authentication_error', 'not_authenticated', 'Authentication credentials were not provided.');
 

@@ -3,8 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { membershipLevel } from '../accounts/auth/principal.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import type { Kernel } from '../kernel/deps.ts';
-import { notFound } from '../kernel/errors.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { notFound, orNotFound } from '../kernel/errors.ts';
+import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
 import { presentSchedule } from './present.ts';
 import { createSchedule, removeSchedule, updateSchedule, type Scheduler } from './rules.ts';
@@ -29,8 +29,7 @@ export function scheduleRoutes(deps: Pick<Kernel, 'pool' | 'units'>) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
+    refuseOtherMethodsOn(root, { '/': ['GET', 'POST'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'] });
 
     app.get(
       '/',
@@ -65,9 +64,7 @@ export function scheduleRoutes(deps: Pick<Kernel, 'pool' | 'units'>) {
         schema: { tags: TAGS, summary: 'Retrieve a scheduled change', params: ScheduleParams, response: { 200: ScheduleResponse } },
       },
       async (request) => {
-        const row = await findSchedule(pool, request.project.id, parseScheduleId(request.params.id));
-        if (row === null) throw notFound();
-        return presentSchedule(row);
+        return presentSchedule(orNotFound(await findSchedule(pool, request.project.id, parseScheduleId(request.params.id))));
       },
     );
 

@@ -14,7 +14,7 @@ import type { FlagFilters } from '../targeting/types.ts';
 import type { ReadHandle } from '../db/pool.ts';
 import type { UnitsOfWork } from '../db/unit-of-work.ts';
 import { findFlag } from '../flags/store.ts';
-import { notFound, validationError } from '../kernel/errors.ts';
+import { orNotFound, validationError } from '../kernel/errors.ts';
 import { parseScheduleBody } from './body.ts';
 import { flagEditFor, operationOf } from './operations.ts';
 import { isFiveFieldCron, parseCron } from './recurrence.ts';
@@ -109,8 +109,7 @@ const canonical = (recordId: string): string => (/^\d{1,10}$/.test(recordId) ? S
 
 export async function updateSchedule(units: UnitsOfWork, projectId: number, who: Scheduler, id: number, raw: Record<string, unknown>, partial: boolean): Promise<ScheduleRow> {
   return units.run(async ({ client }) => {
-    const stored = await findSchedule(client, projectId, id, true);
-    if (stored === null) throw notFound();
+    const stored = orNotFound(await findSchedule(client, projectId, id, true));
     const body = parseScheduleBody(raw, partial);
     if (body.record_id !== undefined && canonical(body.record_id) !== canonical(stored.record_id)) {
       throw validationError('Cannot change the target record of an existing scheduled change.', 'record_id');
@@ -156,8 +155,7 @@ export async function updateSchedule(units: UnitsOfWork, projectId: number, who:
 /** Its pending or approved request expires with it, so a later approval cannot apply it. */
 export async function removeSchedule(units: UnitsOfWork, projectId: number, id: number): Promise<void> {
   await units.run(async ({ client }) => {
-    const stored = await findSchedule(client, projectId, id, true);
-    if (stored === null) throw notFound();
+    const stored = orNotFound(await findSchedule(client, projectId, id, true));
     if (stored.change_request_id !== null) await expireRequest(client, stored.change_request_id);
     await deleteSchedule(client, projectId, id);
   });

@@ -21,7 +21,7 @@ import { projectRefusal } from '../accounts/auth/principal.ts';
 import { scopesGrant } from '../accounts/auth/scopes.ts';
 import { BoundedCache } from '../kernel/bounded-cache.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
-import { authenticationFailed, notAuthenticated, notFound, permissionDenied, projectTokenUnknown } from '../kernel/errors.ts';
+import { authenticationFailed, notAuthenticated, notFound, orNotFound, permissionDenied, projectTokenUnknown } from '../kernel/errors.ts';
 import { findProjectBySecretHash } from './store.ts';
 
 export const SECRET_TOKEN_PREFIX = 'phs_';
@@ -88,8 +88,7 @@ export class SdkAuth {
       projectId = currentProjectId(principal);
       if (projectId === null) throw notFound();
     }
-    const project = await this.authenticator.project(projectId);
-    if (!project) throw notFound();
+    const project = orNotFound(await this.authenticator.project(projectId));
     const refusal = projectRefusal(principal, project);
     if (refusal) throw refusal;
     return projectId;

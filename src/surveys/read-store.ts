@@ -1,6 +1,6 @@
 import type { ReadHandle } from '../db/pool.ts';
 import { canonicalUuid } from '../events/ingestion/uuid.ts';
-import { notFound } from '../kernel/errors.ts';
+import { notFound, orNotFound } from '../kernel/errors.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { SurveyRecord } from './record.ts';
 
@@ -22,7 +22,5 @@ export async function findSurvey(db: ReadHandle, projectId: number, id: string, 
 
 /** The survey or a 404: what every `{id}` endpoint starts with. */
 export async function requireSurvey(db: ReadHandle, projectId: number, rawId: string, forUpdate = false): Promise<SurveyRecord> {
-  const survey = await findSurvey(db, projectId, parseSurveyId(rawId), forUpdate);
-  if (survey === null) throw notFound();
-  return survey;
+  return orNotFound(await findSurvey(db, projectId, parseSurveyId(rawId), forUpdate));
 }

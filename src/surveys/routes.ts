@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { SurveyDeps } from './deps.ts';
-import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../accounts/activity/page.ts';
+import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/routes.ts';
 import { membershipLevel } from '../accounts/auth/principal.ts';
 import { requiredField } from '../kernel/errors.ts';
 import { isQueryTrue } from '../kernel/http/drf-boolean.ts';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../kernel/http/pagination.ts';
 import { sendJson } from '../kernel/http/send-json.ts';
 import { NoBody } from '../events/taxonomy/http.ts';
@@ -43,13 +43,10 @@ export function surveyRoutes(deps: SurveyDeps) {
   const { pool, flagCache } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/activity', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
-    refuseOtherMethods(root, '/:id/activity', ['GET']);
-    refuseOtherMethods(root, '/:id/duplicate_to_projects', ['POST']);
-    refuseOtherMethods(root, '/:id/launch', ['POST']);
-    refuseOtherMethods(root, '/:id/stop', ['POST']);
+    refuseOtherMethodsOn(root, {
+      '/': ['GET', 'POST'], '/activity': ['GET'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'], '/:id/activity': ['GET'],
+      '/:id/duplicate_to_projects': ['POST'], '/:id/launch': ['POST'], '/:id/stop': ['POST'],
+    });
 
     app.get(
       '/',
@@ -85,14 +82,7 @@ export function surveyRoutes(deps: SurveyDeps) {
       },
     );
 
-    app.get(
-      '/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of every survey in the project', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: SURVEY_ACTIVITY_SCOPE }),
-    );
+    projectActivityRoute(root, pool, { scope: SURVEY_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every survey in the project', params: ProjectParams });
 
     app.get(
       '/:id',
@@ -153,17 +143,16 @@ export function surveyRoutes(deps: SurveyDeps) {
       },
     );
 
-    app.get(
-      '/:id/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags: TAGS, summary: 'Activity of one survey', params: SurveyParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => {
+    itemActivityRoute(root, pool, {
+      scope: SURVEY_ACTIVITY_SCOPE,
+      tags: TAGS,
+      summary: 'Activity of one survey',
+      params: SurveyParams,
+      itemOf: async (request) => {
         const survey = await requireSurvey(pool, request.project.id, request.params.id);
-        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: SURVEY_ACTIVITY_SCOPE, itemId: survey.id });
+        return survey.id;
       },
-    );
+    });
 
     for (const [action, run, summary] of [
       ['launch', launchSurvey, 'Launch the survey now (start_date = now); 400 when it is archived or already launched'],

@@ -1,8 +1,8 @@
 /** `/api/projects/:project_id/webhooks`: endpoints, their secrets, test pings, the deliveries log and redelivery. */
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
-import { pageOf, paginated, PaginationQuery } from '../kernel/http/pagination.ts';
+import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
+import { listPage, PaginationQuery } from '../kernel/http/pagination.ts';
 import type { WebhookDeps } from './deps.ts';
 import { EVENT_TYPE_NAMES } from './events/registry.ts';
 import { listDeliveries } from './outbox.ts';
@@ -38,13 +38,10 @@ const TAGS = ['webhooks'];
 export function webhookRoutes(deps: WebhookDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/event_types', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
-    refuseOtherMethods(root, '/:id/rotate_secret', ['POST']);
-    refuseOtherMethods(root, '/:id/test', ['POST']);
-    refuseOtherMethods(root, '/:id/deliveries', ['GET']);
-    refuseOtherMethods(root, '/:id/deliveries/:delivery_id/redeliver', ['POST']);
+    refuseOtherMethodsOn(root, {
+      '/': ['GET', 'POST'], '/event_types': ['GET'], '/:id': ['GET', 'PATCH', 'DELETE'], '/:id/rotate_secret': ['POST'], '/:id/test': ['POST'],
+      '/:id/deliveries': ['GET'], '/:id/deliveries/:delivery_id/redeliver': ['POST'],
+    });
 
     app.get(
       '/',
@@ -53,9 +50,7 @@ export function webhookRoutes(deps: WebhookDeps) {
         schema: { tags: TAGS, summary: 'List webhook endpoints, newest first', params: ProjectParams, querystring: PaginationQuery, response: { 200: WebhookListResponse } },
       },
       async (request) => {
-        const page = pageOf(request.query);
-        const { count, rows } = await listEndpoints(deps.pool, request.project.id, page);
-        return paginated(request, page, count, rows.map((row) => presentWebhook(row)));
+        return listPage(request, request.query, (page) => listEndpoints(deps.pool, request.project.id, page), (row) => presentWebhook(row));
       },
     );
 
@@ -172,9 +167,7 @@ export function webhookRoutes(deps: WebhookDeps) {
       },
       async (request) => {
         const endpoint = await requireEndpoint(deps, request.project.id, request.params.id);
-        const page = pageOf(request.query);
-        const { count, rows } = await listDeliveries(deps.pool, endpoint.id, page);
-        return paginated(request, page, count, rows.map(presentDelivery));
+        return listPage(request, request.query, (page) => listDeliveries(deps.pool, endpoint.id, page), presentDelivery);
       },
     );
 

@@ -1,7 +1,7 @@
 /** The rules of webhook endpoints: who may manage them, what a valid one is, secrets, test pings, redelivery. */
 import { membershipLevel, type Principal, type ProjectRef } from '../accounts/auth/principal.ts';
 import { requireProjectAdmin } from '../accounts/members/rules.ts';
-import { notFound, validationError } from '../kernel/errors.ts';
+import { notFound, orNotFound, validationError } from '../kernel/errors.ts';
 import { isoUtc } from '../kernel/time.ts';
 import { DestinationRefused, parseWebhookUrl, resolveDestination } from './delivery/destination.ts';
 import type { WebhookDeps } from './deps.ts';
@@ -46,9 +46,7 @@ function cleanDescription(description: string | undefined): string {
 }
 
 export async function requireEndpoint(deps: WebhookDeps, projectId: number, id: string): Promise<EndpointRow> {
-  const row = UUID.test(id) ? await findEndpoint(deps.pool, projectId, id.toLowerCase()) : null;
-  if (!row) throw notFound();
-  return row;
+  return orNotFound(UUID.test(id) ? await findEndpoint(deps.pool, projectId, id.toLowerCase()) : null);
 }
 
 export async function createWebhook(deps: WebhookDeps, project: ProjectRef, userId: number, body: WebhookCreateBody): Promise<{ row: EndpointRow; secret: string }> {

@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { checkCsrf, checkSameOrigin } from '../auth/csrf.ts';
 import type { SessionPrincipal } from '../auth/principal.ts';
 import { sessionCookie, setSessionCookies } from '../auth/session-cookies.ts';
-import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { listPage, PaginationQuery } from '../../kernel/http/pagination.ts';
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { publicBaseUrl } from '../sessions/settings.ts';
 import { UserSummary } from '../users/user-summary.ts';
@@ -42,9 +42,7 @@ export function inviteRoutes(deps: AccountsDeps) {
         },
       },
       async (request) => {
-        const page = pageOf(request.query);
-        const { count, results } = await listOrganizationInvites(deps, request.principal, request.params.organization_id, page, baseUrl(request));
-        return paginated(request, page, count, results);
+        return listPage(request, request.query, (page) => listOrganizationInvites(deps, request.principal, request.params.organization_id, page, baseUrl(request)));
       },
     );
 

@@ -1,6 +1,6 @@
 import type { AccountsDeps } from '../deps.ts';
 import type { Principal } from '../auth/principal.ts';
-import { notFound, validationError } from '../../kernel/errors.ts';
+import { notFound, orNotFound, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { checkInvite, checkManageInvites, levelFromNumber } from '../members/rules.ts';
 import { findMemberByUserId, lockOrganization } from '../members/store.ts';
@@ -75,8 +75,7 @@ export async function createInvite(
   const row = await deps.units.run(async (unit) => {
     const { client } = unit;
     if (!(await lockOrganization(client, organizationId))) throw notFound();
-    const actor = await findMemberByUserId(client, organizationId, principal.user.id);
-    if (!actor) throw notFound();
+    const actor = orNotFound(await findMemberByUserId(client, organizationId, principal.user.id));
     checkInvite(actor.level, level);
     if (await isMemberByEmail(client, organizationId, email)) {
       throw validationError('A user with this email address already belongs to the organization.', 'target_email', 'user_already_member');

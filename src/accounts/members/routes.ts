@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountsDeps } from '../deps.ts';
-import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { listPage, PaginationQuery } from '../../kernel/http/pagination.ts';
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { Member, MemberList, MemberParams, UpdateMemberBody } from './schemas.ts';
 import { listOrganizationMembers, removeMember, updateMember } from './service.ts';
@@ -27,9 +27,7 @@ export function memberRoutes(deps: AccountsDeps) {
         },
       },
       async (request) => {
-        const page = pageOf(request.query);
-        const { count, results } = await listOrganizationMembers(deps, request.principal, request.params.organization_id, page);
-        return paginated(request, page, count, results);
+        return listPage(request, request.query, (page) => listOrganizationMembers(deps, request.principal, request.params.organization_id, page));
       },
     );
 

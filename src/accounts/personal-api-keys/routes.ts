@@ -2,8 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountsDeps } from '../deps.ts';
-import { PaginationQuery, pageOf, paginated } from '../../kernel/http/pagination.ts';
-import { paginatedOf } from '../../kernel/http/pagination.ts';
+import { listPage, paginatedOf, PaginationQuery } from '../../kernel/http/pagination.ts';
 import { CreatedPersonalApiKey, CreatePersonalApiKeyBody, PersonalApiKey, PersonalApiKeyParams } from './schemas.ts';
 import { createPersonalApiKey, currentPersonalApiKey, deletePersonalApiKey, getPersonalApiKey, listPersonalApiKeys } from './service.ts';
 
@@ -26,9 +25,7 @@ export function personalApiKeyRoutes(deps: AccountsDeps) {
         },
       },
       async (request) => {
-        const page = pageOf(request.query);
-        const { count, results } = await listPersonalApiKeys(deps, request.principal, page);
-        return paginated(request, page, count, results);
+        return listPage(request, request.query, (page) => listPersonalApiKeys(deps, request.principal, page));
       },
     );
 

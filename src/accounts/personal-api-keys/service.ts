@@ -2,7 +2,7 @@ import type { AccountsDeps } from '../deps.ts';
 import { generateSecret, PERSONAL_KEY_PREFIX } from '../auth/keys.ts';
 import { membershipLevel, type Principal } from '../auth/principal.ts';
 import { isValidScope, scopesGrant, type Scope } from '../auth/scopes.ts';
-import { notFound, permissionDenied, validationError } from '../../kernel/errors.ts';
+import { notFound, orNotFound, permissionDenied, validationError } from '../../kernel/errors.ts';
 import type { Page } from '../../kernel/http/pagination.ts';
 import { keyReach } from '../organizations/reach.ts';
 import { cleanName, isUuid } from '../organizations/service.ts';
@@ -33,17 +33,13 @@ export async function listPersonalApiKeys(deps: AccountsDeps, principal: Princip
 }
 
 export async function getPersonalApiKey(deps: AccountsDeps, principal: Principal, id: string): Promise<PersonalApiKey> {
-  const row = isUuid(id) ? await findKeyOfUser(deps.pool, principal.user.id, id.toLowerCase()) : null;
-  if (!row) throw notFound();
-  return toPersonalApiKey(row);
+  return toPersonalApiKey(orNotFound(isUuid(id) ? await findKeyOfUser(deps.pool, principal.user.id, id.toLowerCase()) : null));
 }
 
 /** The key the request came with; a console session has none. */
 export async function currentPersonalApiKey(deps: AccountsDeps, principal: Principal): Promise<PersonalApiKey> {
   if (principal.kind !== 'personal_api_key') throw notFound();
-  const row = await findKeyOfUser(deps.pool, principal.user.id, principal.keyId);
-  if (!row) throw notFound();
-  return toPersonalApiKey(row);
+  return toPersonalApiKey(orNotFound(await findKeyOfUser(deps.pool, principal.user.id, principal.keyId)));
 }
 
 function cleanScopes(scopes: string[]): string[] {

@@ -1,7 +1,7 @@
 import type { AccountsDeps } from '../deps.ts';
 import { currentProjectId } from '../auth/hook.ts';
 import { principalCanReach, type Principal } from '../auth/principal.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { orNotFound } from '../../kernel/errors.ts';
 import { MAX_LIMIT } from '../../kernel/http/pagination.ts';
 import { currentOrganizationId, keyReach, keyReachesOrganization } from '../organizations/reach.ts';
 import type { Organization, TeamBasic } from '../organizations/schemas.ts';
@@ -27,8 +27,7 @@ async function currentOrganization(deps: AccountsDeps, principal: Principal): Pr
 }
 
 export async function me(deps: AccountsDeps, principal: Principal): Promise<Me> {
-  const user = await findUser(deps.pool, principal.user.id);
-  if (!user) throw notFound();
+  const user = orNotFound(await findUser(deps.pool, principal.user.id));
   const [organization, team, organizations] = await Promise.all([
     currentOrganization(deps, principal),
     currentTeam(deps, principal),

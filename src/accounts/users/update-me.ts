@@ -2,7 +2,7 @@ import type { AccountsDeps } from '../deps.ts';
 import { checkPasswordStrength } from '../auth/password-rules.ts';
 import { hashPassword, verifyPassword } from '../auth/passwords.ts';
 import { principalCanReach, type Principal } from '../auth/principal.ts';
-import { notFound, validationError } from '../../kernel/errors.ts';
+import { orNotFound, validationError } from '../../kernel/errors.ts';
 import { cleanName } from '../organizations/service.ts';
 import { endOtherSessionsOfUser } from '../sessions/service.ts';
 import { clearAccountFailures, recordFailure } from '../sessions/store.ts';
@@ -57,8 +57,7 @@ async function checkCurrentPassword(
  */
 export async function updateMe(deps: AccountsDeps, caller: Principal, body: UpdateMeBody, address: string): Promise<Me> {
   let principal = caller;
-  const user = await findUser(deps.pool, principal.user.id);
-  if (!user) throw notFound();
+  const user = orNotFound(await findUser(deps.pool, principal.user.id));
   const changes: ProfileChanges = {};
   if (body.first_name !== undefined) changes.firstName = cleanName(body.first_name, 'first_name', NAME_MAX_LENGTH);
   if (body.last_name !== undefined) changes.lastName = body.last_name.trim();

@@ -1,6 +1,6 @@
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { changedFields, type Change } from '../../accounts/activity/changes.ts';
-import { recordActivity } from '../../accounts/activity/store.ts';
+import { recordTaxonomyActivity } from '../taxonomy/activity.ts';
 import type { DefinitionRecord } from './store.ts';
 
 export const DEFINITION_ACTIVITY_SCOPE = 'EventDefinition';
@@ -34,15 +34,8 @@ function changesBetween(before: DefinitionRecord, after: DefinitionRecord): Chan
   return changedFields(DEFINITION_ACTIVITY_SCOPE, comparable(before), comparable(after), COMPARED_FIELDS);
 }
 
-async function record(db: WriteTx, row: DefinitionRecord, activity: string, changes: Change[], userId: number): Promise<void> {
-  await recordActivity(db, {
-    projectId: row.project_id,
-    scope: DEFINITION_ACTIVITY_SCOPE,
-    itemId: row.id,
-    activity,
-    userId,
-    detail: { changes, trigger: null, type: null, name: row.name, short_id: null },
-  });
+function record(db: WriteTx, row: DefinitionRecord, activity: string, changes: Change[], userId: number): Promise<void> {
+  return recordTaxonomyActivity(db, DEFINITION_ACTIVITY_SCOPE, row, activity, changes, userId);
 }
 
 export async function recordDefinitionCreated(db: WriteTx, row: DefinitionRecord, userId: number): Promise<void> {

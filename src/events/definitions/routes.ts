@@ -2,9 +2,9 @@ import type { FastifyInstance } from 'fastify';
 import { Type } from 'typebox';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../../kernel/http/pagination.ts';
-import { ActivityPageQuery, ActivityPageResponse, activityPage } from '../../accounts/activity/page.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
+import { listPage } from '../../kernel/http/pagination.ts';
+import { itemActivityRoute, projectActivityRoute } from '../../accounts/activity/routes.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { DEFINITION_ACTIVITY_SCOPE } from './activity.ts';
 import { decodeDefinitionListQuery } from './list-query.ts';
@@ -31,34 +31,23 @@ export function eventDefinitionRoutes(deps: Kernel) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET', 'POST']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'PUT', 'DELETE']);
-    refuseOtherMethods(root, '/:id/metrics', ['GET']);
-    refuseOtherMethods(root, '/:id/volume', ['GET']);
-    refuseOtherMethods(root, '/activity', ['GET']);
-    refuseOtherMethods(root, '/:id/activity', ['GET']);
-    refuseOtherMethods(root, '/by_name', ['GET']);
+    refuseOtherMethodsOn(root, {
+      '/': ['GET', 'POST'], '/:id': ['GET', 'PATCH', 'PUT', 'DELETE'], '/:id/metrics': ['GET'], '/:id/volume': ['GET'], '/activity': ['GET'],
+      '/:id/activity': ['GET'], '/by_name': ['GET'],
+    });
 
-    app.get(
-      '/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => activityPage(pool, request, request.query, { projectId: request.project.id, scope: DEFINITION_ACTIVITY_SCOPE }),
-    );
+    projectActivityRoute(root, pool, { scope: DEFINITION_ACTIVITY_SCOPE, tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams });
 
-    app.get(
-      '/:id/activity',
-      {
-        config: { scope: 'activity_log:read' },
-        schema: { tags, summary: 'Activity of one event definition', params: DefinitionParams, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-      },
-      async (request) => {
+    itemActivityRoute(root, pool, {
+      scope: DEFINITION_ACTIVITY_SCOPE,
+      tags,
+      summary: 'Activity of one event definition',
+      params: DefinitionParams,
+      itemOf: async (request) => {
         const definition = await getDefinition(pool, request.project.id, request.params.id);
-        return activityPage(pool, request, request.query, { projectId: request.project.id, scope: DEFINITION_ACTIVITY_SCOPE, itemId: definition.id });
+        return definition.id;
       },
-    );
+    });
 
     app.get(
       '/:id/volume',
@@ -91,9 +80,7 @@ export function eventDefinitionRoutes(deps: Kernel) {
       },
       async (request) => {
         const filter = decodeDefinitionListQuery(request.query);
-        const page = pageOf(request.query);
-        const { count, rows } = await listDefinitions(pool, request.project.id, filter, page);
-        return paginated(request, page, count, rows.map(presentDefinition));
+        return listPage(request, request.query, (page) => listDefinitions(pool, request.project.id, filter, page), presentDefinition);
       },
     );
 

@@ -1,7 +1,7 @@
 import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
 import type { ProjectRef } from '../../accounts/auth/principal.ts';
-import { ApiError, notFound, validationError } from '../../kernel/errors.ts';
+import { ApiError, orNotFound, validationError } from '../../kernel/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
 import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
@@ -101,9 +101,7 @@ export async function createDefinition(units: UnitsOfWork, project: ProjectRef, 
 }
 
 export async function getDefinition(db: ReadHandle, projectId: number, rawId: string): Promise<EventDefinition> {
-  const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
-  if (!row) throw notFound();
-  return presentDefinition(row);
+  return presentDefinition(orNotFound(await findDefinition(db, projectId, uuidOrNotFound(rawId))));
 }
 
 /** `by_name/?name=`: the definition with exactly this name. */
@@ -123,8 +121,7 @@ export async function updateDefinitionById(
 ): Promise<EventDefinition> {
   const id = uuidOrNotFound(rawId);
   return units.run(async ({ client }) => {
-    const before = await findDefinition(client, project.id, id, true);
-    if (!before) throw notFound();
+    const before = orNotFound(await findDefinition(client, project.id, id, true));
     const values = applyBody(valuesOf(before), body, actorId, new Date());
     if (values.owner_id !== before.owner_id) await checkOwner(client, project, values.owner_id);
     await updateDefinition(client, id, values, actorId);
@@ -138,8 +135,7 @@ export async function updateDefinitionById(
 export async function deleteDefinitionById(units: UnitsOfWork, projectId: number, rawId: string, actorId: number): Promise<void> {
   const id = uuidOrNotFound(rawId);
   await units.run(async ({ client }) => {
-    const row = await findDefinition(client, projectId, id, true);
-    if (!row) throw notFound();
+    const row = orNotFound(await findDefinition(client, projectId, id, true));
     await deleteDefinition(client, id);
     await recordDefinitionDeleted(client, row, actorId);
   });
@@ -150,16 +146,14 @@ export async function deleteDefinitionById(units: UnitsOfWork, projectId: number
  * event was viewed in insights, and Bellwether has no insights to count.
  */
 export async function definitionMetrics(db: ReadHandle, projectId: number, rawId: string): Promise<DefinitionMetrics> {
-  const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
-  if (!row) throw notFound();
+  const row = orNotFound(await findDefinition(db, projectId, uuidOrNotFound(rawId)));
   const { volume, lastSeen } = await eventVolume(db, projectId, row.name);
   return { query_usage_30_day: 0, volume_30_day: volume, last_seen_at: (lastSeen ?? row.last_seen_at)?.toISOString() ?? null };
 }
 
 /** Events of the definition's name per UTC day over the last `days` days and today (Bellwether's own, for the console's chart). */
 export async function definitionVolume(db: ReadHandle, projectId: number, rawId: string, days: number, now: Date = new Date()): Promise<DefinitionVolume> {
-  const row = await findDefinition(db, projectId, uuidOrNotFound(rawId));
-  if (!row) throw notFound();
+  const row = orNotFound(await findDefinition(db, projectId, uuidOrNotFound(rawId)));
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
   const from = new Date(today - days * DAY_MS);
   const counted = new Map((await eventVolumeByDay(db, projectId, row.name, from)).map((entry) => [entry.day, entry.count]));

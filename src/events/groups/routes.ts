@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
-import { notFound } from '../../kernel/errors.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { orNotFound } from '../../kernel/errors.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { findGroup, listGroups, listGroupTypes, type GroupRow } from './read-model.ts';
@@ -26,9 +26,7 @@ function presentGroup(row: GroupRow): Group {
 export function groupRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/groups_types', ['GET']);
-    refuseOtherMethods(root, '/groups', ['GET']);
-    refuseOtherMethods(root, '/groups/find', ['GET']);
+    refuseOtherMethodsOn(root, { '/groups_types': ['GET'], '/groups': ['GET'], '/groups/find': ['GET'] });
 
     app.get(
       '/groups_types',
@@ -72,9 +70,7 @@ export function groupRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const row = await findGroup(deps.pool, request.project.id, request.query.group_type_index, request.query.group_key);
-        if (!row) throw notFound();
-        return presentGroup(row);
+        return presentGroup(orNotFound(await findGroup(deps.pool, request.project.id, request.query.group_type_index, request.query.group_key)));
       },
     );
   };

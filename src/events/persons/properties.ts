@@ -2,27 +2,12 @@
  * The rules by which events change a person: `$set`, `$set_once`, `$unset`, and which distinct
  * ids may take part in a merge. Pure functions; resolve.ts applies them in event order.
  */
+import { jsonEqual } from '../../accounts/activity/changes.ts';
 
 export type Properties = Record<string, unknown>;
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Equality of JSON values (what properties hold), so that a `$set` of the same value is no change. */
-export function jsonEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a)) {
-    const other = b as unknown[];
-    return a.length === other.length && a.every((item, i) => jsonEqual(item, other[i]));
-  }
-  const left = a as Record<string, unknown>;
-  const right = b as Record<string, unknown>;
-  const keys = Object.keys(left);
-  if (keys.length !== Object.keys(right).length) return false;
-  return keys.every((key) => Object.hasOwn(right, key) && jsonEqual(left[key], right[key]));
 }
 
 /** Sets an own property, also for the key `__proto__` (which plain assignment would not store). */

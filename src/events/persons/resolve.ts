@@ -3,7 +3,8 @@ import type { IncomingEvent } from '../types.ts';
 import { resolveGroups } from '../groups/resolve.ts';
 import { distinctIdLockKeys, personUuidFor } from './identity.ts';
 import { applyImpliedUpdates } from './implied.ts';
-import { applyPropertyUpdates, jsonEqual, mayMergeOn, type Properties } from './properties.ts';
+import { jsonEqual } from '../../accounts/activity/changes.ts';
+import { applyPropertyUpdates, mayMergeOn, type Properties } from './properties.ts';
 import {
   insertPersonsAndDistinctIds,
   lockDistinctIdsAndMark,

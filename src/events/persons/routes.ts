@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
-import { notFound } from '../../kernel/errors.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { orNotFound } from '../../kernel/errors.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
+import { listPage } from '../../kernel/http/pagination.ts';
 import { presentPerson } from './present.ts';
 import { parsePersonPropertyFilter } from './property-filter.ts';
 import { findPerson, listPersons, type PersonListFilter } from './read-model.ts';
@@ -25,8 +25,7 @@ function filterOf(query: PersonListQuery): PersonListFilter {
 export function personRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET']);
+    refuseOtherMethodsOn(root, { '/': ['GET'], '/:id': ['GET'] });
 
     app.get(
       '/',
@@ -42,9 +41,7 @@ export function personRoutes(deps: Kernel) {
       },
       async (request) => {
         const filter = filterOf(request.query);
-        const page = pageOf(request.query);
-        const { count, rows } = await listPersons(deps.pool, request.project.id, filter, page);
-        return paginated(request, page, count, rows.map(presentPerson));
+        return listPage(request, request.query, (page) => listPersons(deps.pool, request.project.id, filter, page), presentPerson);
       },
     );
 
@@ -60,9 +57,7 @@ export function personRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const row = await findPerson(deps.pool, request.project.id, request.params.id);
-        if (!row) throw notFound();
-        return presentPerson(row);
+        return presentPerson(orNotFound(await findPerson(deps.pool, request.project.id, request.params.id)));
       },
     );
   };

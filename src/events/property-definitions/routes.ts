@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
+import { listPage } from '../../kernel/http/pagination.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { decodePropertyListQuery } from './list-query.ts';
 import { presentProperty } from './present.ts';
@@ -24,8 +24,7 @@ export function propertyDefinitionRoutes(deps: Kernel) {
   const { pool, units } = deps;
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/', ['GET']);
-    refuseOtherMethods(root, '/:id', ['GET', 'PATCH', 'DELETE']);
+    refuseOtherMethodsOn(root, { '/': ['GET'], '/:id': ['GET', 'PATCH', 'DELETE'] });
 
     app.get(
       '/',
@@ -43,9 +42,7 @@ export function propertyDefinitionRoutes(deps: Kernel) {
       },
       async (request) => {
         const filter = decodePropertyListQuery(request.query);
-        const page = pageOf(request.query);
-        const { count, rows } = await listProperties(pool, request.project.id, filter, page);
-        return paginated(request, page, count, rows.map(presentProperty));
+        return listPage(request, request.query, (page) => listProperties(pool, request.project.id, filter, page), presentProperty);
       },
     );
 

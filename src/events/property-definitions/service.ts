@@ -1,8 +1,8 @@
 import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork, WriteTx } from '../../db/unit-of-work.ts';
 import { changedFields, type Change } from '../../accounts/activity/changes.ts';
-import { recordActivity } from '../../accounts/activity/store.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { recordTaxonomyActivity } from '../taxonomy/activity.ts';
+import { orNotFound } from '../../kernel/errors.ts';
 import { applyVerification, normalizeTags } from '../taxonomy/fields.ts';
 import { refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { presentProperty } from './present.ts';
@@ -30,21 +30,12 @@ function changesBetween(before: PropertyValues, after: PropertyValues): Change[]
   return changedFields(PROPERTY_ACTIVITY_SCOPE, norm(before), norm(after), COMPARED);
 }
 
-async function record(db: WriteTx, row: PropertyRecord, activity: string, changes: Change[], userId: number): Promise<void> {
-  await recordActivity(db, {
-    projectId: row.project_id,
-    scope: PROPERTY_ACTIVITY_SCOPE,
-    itemId: row.id,
-    activity,
-    userId,
-    detail: { changes, trigger: null, type: null, name: row.name, short_id: null },
-  });
+function record(db: WriteTx, row: PropertyRecord, activity: string, changes: Change[], userId: number): Promise<void> {
+  return recordTaxonomyActivity(db, PROPERTY_ACTIVITY_SCOPE, row, activity, changes, userId);
 }
 
 export async function getProperty(db: ReadHandle, projectId: number, rawId: string): Promise<PropertyDefinition> {
-  const row = await findProperty(db, projectId, uuidOrNotFound(rawId));
-  if (!row) throw notFound();
-  return presentProperty(row);
+  return presentProperty(orNotFound(await findProperty(db, projectId, uuidOrNotFound(rawId))));
 }
 
 /**
@@ -61,8 +52,7 @@ export async function updatePropertyById(
   const id = uuidOrNotFound(rawId);
   refuseNul(body.description, 'description');
   return units.run(async ({ client }) => {
-    const before = await findProperty(client, projectId, id, true);
-    if (!before) throw notFound();
+    const before = orNotFound(await findProperty(client, projectId, id, true));
     const next = valuesOf(before);
     if (body.description !== undefined) next.description = body.description;
     if (body.tags !== undefined) next.tags = normalizeTags(body.tags);
@@ -81,8 +71,7 @@ export async function updatePropertyById(
 export async function deletePropertyById(units: UnitsOfWork, projectId: number, rawId: string, actorId: number): Promise<void> {
   const id = uuidOrNotFound(rawId);
   await units.run(async ({ client }) => {
-    const row = await findProperty(client, projectId, id, true);
-    if (!row) throw notFound();
+    const row = orNotFound(await findProperty(client, projectId, id, true));
     await deleteProperty(client, row);
     await record(client, row, 'deleted', [{ type: PROPERTY_ACTIVITY_SCOPE, action: 'deleted', field: 'name', before: row.name, after: null }], actorId);
   });

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
-import { pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { listPage, pageOf, paginated } from '../../kernel/http/pagination.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import {
   CreateEventSchemaBody,
@@ -60,9 +60,7 @@ export function schemaRoutes(deps: Kernel) {
         },
       },
       async (request) => {
-        const page = pageOf(request.query);
-        const { count, results } = await listGroups(pool, request.project.id, page);
-        return paginated(request, page, count, results);
+        return listPage(request, request.query, (page) => listGroups(pool, request.project.id, page));
       },
     );
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ReadHandle } from '../../db/pool.ts';
 import type { UnitsOfWork } from '../../db/unit-of-work.ts';
-import { notFound, requiredField, validationError } from '../../kernel/errors.ts';
+import { notFound, orNotFound, requiredField, validationError } from '../../kernel/errors.ts';
 import { isUuid, refuseNul, uuidOrNotFound } from '../taxonomy/params.ts';
 import { isUniqueViolation } from '../../db/unique-violation.ts';
 import type { CreateEventSchemaBody, CreateGroupBody, EventSchema, PropertyGroup, SchemaPropertyInput, UpdateGroupBody } from './schemas.ts';
@@ -80,8 +80,7 @@ export async function createGroup(units: UnitsOfWork, projectId: number, actorId
 }
 
 export async function getGroup(db: ReadHandle, projectId: number, rawId: string): Promise<PropertyGroup> {
-  const group = await findGroup(db, projectId, uuidOrNotFound(rawId));
-  if (!group) throw notFound();
+  const group = orNotFound(await findGroup(db, projectId, uuidOrNotFound(rawId)));
   return group;
 }
 
@@ -154,9 +153,7 @@ export async function createEventSchema(units: UnitsOfWork, projectId: number, b
 }
 
 export async function getEventSchema(db: ReadHandle, projectId: number, rawId: string): Promise<EventSchema> {
-  const schema = await findEventSchema(db, projectId, uuidOrNotFound(rawId));
-  if (!schema) throw notFound();
-  return schema;
+  return orNotFound(await findEventSchema(db, projectId, uuidOrNotFound(rawId)));
 }
 
 export async function deleteEventSchemaById(units: UnitsOfWork, projectId: number, rawId: string): Promise<void> {

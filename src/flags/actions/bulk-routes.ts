@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { FlagDeps } from '../deps.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { toUserSummary } from '../../accounts/users/user-summary.ts';
 import { viewerOf } from '../routes.ts';
 import { ProjectParams } from '../schemas.ts';
@@ -44,8 +44,7 @@ const BulkDeleteResponse = Type.Object({
 export function flagBulkRoutes(deps: FlagDeps) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/bulk_update_tags', ['POST']);
-    refuseOtherMethods(root, '/bulk_delete', ['POST']);
+    refuseOtherMethodsOn(root, { '/bulk_update_tags': ['POST'], '/bulk_delete': ['POST'] });
     const who = (request: Parameters<typeof viewerOf>[0]) => ({
       projectId: request.project.id,
       viewer: viewerOf(request),

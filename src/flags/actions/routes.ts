@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FlagDeps } from '../deps.ts';
 import { pluginJobs } from '../../kernel/jobs.ts';
 import { presentCohort } from '../../cohorts/present.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethods, refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { toUserSummary } from '../../accounts/users/user-summary.ts';
 import { parseFlagId } from '../routes.ts';
@@ -45,10 +45,7 @@ export function flagActionRoutes(deps: FlagDeps) {
     for (const action of ['create_static_cohort_for_flag', 'dashboard', 'enrich_usage_dashboard', 'has_active_dependents']) {
       refuseOtherMethods(root, `/:id/${action}`, ['POST']);
     }
-    refuseOtherMethods(root, '/:id/remote_config', ['GET']);
-    refuseOtherMethods(root, '/:id/status', ['GET']);
-    refuseOtherMethods(root, '/bulk_keys', ['POST']);
-    refuseOtherMethods(root, '/user_blast_radius', ['POST']);
+    refuseOtherMethodsOn(root, { '/:id/remote_config': ['GET'], '/:id/status': ['GET'], '/bulk_keys': ['POST'], '/user_blast_radius': ['POST'] });
 
     app.post(
       '/:id/create_static_cohort_for_flag',

@@ -12,7 +12,7 @@
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { findDashboard, insertDashboard, upsertInsight } from '../../dashboards/store.ts';
 import { trendsQuery, type InsightQuery } from '../../dashboards/trends.ts';
-import { ApiError, notFound, RawErrorResponse } from '../../kernel/errors.ts';
+import { ApiError, orNotFound, RawErrorResponse } from '../../kernel/errors.ts';
 import type { UserSummary } from '../../accounts/users/user-summary.ts';
 import type { FlagRecord } from '../record.ts';
 import { findFlag } from '../store.ts';
@@ -94,8 +94,7 @@ export async function ensureUsageDashboard(deps: FlagWriteDeps, request: UsageDa
     await deps.units.run(async (unit) => {
       const db = unit.client;
       // The row lock serialises two calls for the same flag: one dashboard, not two.
-      const flag = await findFlag(db, projectId, flagId, true);
-      if (!flag) throw notFound();
+      const flag = orNotFound(await findFlag(db, projectId, flagId, true));
       if (enrich && flag.has_enriched_analytics !== true) throw failure('No enriched analytics available for this feature flag');
       const dashboard = await usageDashboardOf(db, flag, request.actor.id);
       const drafts = [...usageInsights(flag.key), ...(flag.has_enriched_analytics === true ? enrichedInsights(flag.key) : [])];

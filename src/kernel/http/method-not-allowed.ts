@@ -28,3 +28,8 @@ export function refuseOtherMethods(app: FastifyInstance, url: string, offered: r
     },
   });
 }
+
+/** `refuseOtherMethods` for each path of a router, from one table of the methods each offers. */
+export function refuseOtherMethodsOn(app: FastifyInstance, offeredByUrl: Readonly<Record<string, readonly string[]>>): void {
+  for (const [url, offered] of Object.entries(offeredByUrl)) refuseOtherMethods(app, url, offered);
+}

@@ -67,3 +67,26 @@ export function paginatedOf<T extends TSchema>(item: T) {
     results: Type.Array(item),
   });
 }
+
+/**
+ * A list route's answer: `load` reads the request's page with the total, either as stored `rows` that
+ * `present` shapes or as `results` already presented.
+ */
+export async function listPage<T>(request: FastifyRequest, query: PaginationQuery, load: (page: Page) => Promise<{ count: number; results: T[] }>): Promise<Paginated<T>>;
+export async function listPage<R, T>(
+  request: FastifyRequest,
+  query: PaginationQuery,
+  load: (page: Page) => Promise<{ count: number; rows: R[] }>,
+  present: (row: R) => T,
+): Promise<Paginated<T>>;
+export async function listPage<R, T>(
+  request: FastifyRequest,
+  query: PaginationQuery,
+  load: (page: Page) => Promise<{ count: number; rows: R[] } | { count: number; results: T[] }>,
+  present?: (row: R) => T,
+): Promise<Paginated<T>> {
+  const page = pageOf(query);
+  const listed = await load(page);
+  const results = 'rows' in listed ? listed.rows.map(present as (row: R) => T) : listed.results;
+  return paginated(request, page, listed.count, results);
+}

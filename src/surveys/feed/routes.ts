@@ -10,7 +10,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { SurveyDeps } from '../deps.ts';
-import { notFound } from '../../kernel/errors.ts';
+import { orNotFound } from '../../kernel/errors.ts';
 import { sendRevalidated, weakEtag } from '../../kernel/http/etag.ts';
 import { SurveyFeedCache } from './cache.ts';
 import { remoteConfig, remoteConfigScript } from './remote-config.ts';
@@ -27,8 +27,7 @@ export function surveyFeedRoutes(deps: SurveyDeps) {
   const tokens = deps.projectTokens;
 
   const projectOfPathToken = async (token: string): Promise<number> => {
-    const projectId = await tokens.projectId(token);
-    if (projectId === null) throw notFound();
+    const projectId = orNotFound(await tokens.projectId(token));
     return projectId;
   };
 

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { wantsCsv } from '../../kernel/http/csv-format.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { ProjectParams } from '../schemas.ts';
@@ -46,13 +46,10 @@ export function surveyResponseRoutes(deps: Kernel) {
   const globalCache = new StatsCache<StatsBody>();
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/stats', ['GET']);
-    refuseOtherMethods(root, '/responses_count', ['GET']);
-    refuseOtherMethods(root, '/:id/stats', ['GET']);
-    refuseOtherMethods(root, '/:id/archived-response-uuids', ['GET']);
-    refuseOtherMethods(root, '/:id/responses', ['GET']);
-    refuseOtherMethods(root, '/:id/responses/:response_uuid/archive', ['POST']);
-    refuseOtherMethods(root, '/:id/responses/:response_uuid/unarchive', ['POST']);
+    refuseOtherMethodsOn(root, {
+      '/stats': ['GET'], '/responses_count': ['GET'], '/:id/stats': ['GET'], '/:id/archived-response-uuids': ['GET'], '/:id/responses': ['GET'],
+      '/:id/responses/:response_uuid/archive': ['POST'], '/:id/responses/:response_uuid/unarchive': ['POST'],
+    });
 
     app.get(
       '/:id/archived-response-uuids',

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { poolWrite } from '../../db/unit-of-work.ts';
 import type { Kernel } from '../../kernel/deps.ts';
-import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { HeadlineResponse, SummarizeQuery, SummarizeResponse, SummaryBody, SurveyParams } from './schemas.ts';
 import { summarizeResponses, summaryHeadline } from './service.ts';
 
@@ -19,8 +19,7 @@ function parseQuestionIndex(raw: string | undefined): number | null {
 export function surveySummaryRoutes(deps: Kernel) {
   return async function register(root: FastifyInstance): Promise<void> {
     const app = root.withTypeProvider<TypeBoxTypeProvider>();
-    refuseOtherMethods(root, '/:id/summarize_responses', ['POST']);
-    refuseOtherMethods(root, '/:id/summary_headline', ['POST']);
+    refuseOtherMethodsOn(root, { '/:id/summarize_responses': ['POST'], '/:id/summary_headline': ['POST'] });
 
     app.post(
       '/:id/summarize_responses',
