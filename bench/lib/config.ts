@@ -93,6 +93,7 @@ const ALIASES: Record<string, ScenarioName> = {
   'flag-cpu': 'flag-cpu',
   'three-process': 'three-process',
   webhooks: 'webhooks',
+  playground: 'playground',
 };
 
 function scenarios(): ScenarioName[] {

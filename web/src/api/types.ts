@@ -66,3 +66,6 @@ export type TrendSeries = Schemas['TrendsSeries'];
 /** The whole secret only in the answers of create and rotate_secret; masked otherwise. */
 export type Webhook = AnswerOf<'webhooks_retrieve'>;
 export type WebhookDelivery = ItemOf<'webhooks_deliveries_list'>;
+export type PlaygroundAnswer = AnswerOf<'feature_flags_playground_create'>;
+export type PlaygroundFlag = PlaygroundAnswer['flags'][number];
+export type PlaygroundRequest = NonNullable<operations['feature_flags_playground_create']['requestBody']>['content']['application/json'];

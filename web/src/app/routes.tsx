@@ -15,6 +15,7 @@ function lazyNamed<Props, Name extends string>(load: () => Promise<Record<Name, 
 // its own chunk, fetched on first visit, so a first load parses only what the list needs.
 const FlagEditPage = lazyNamed(() => import('../flags/FlagEditPage.tsx'), 'FlagEditPage');
 const FlagPage = lazyNamed(() => import('../flags/FlagPage.tsx'), 'FlagPage');
+const PlaygroundPage = lazyNamed(() => import('../playground/PlaygroundPage.tsx'), 'PlaygroundPage');
 const CohortsListPage = lazyNamed(() => import('../cohorts/CohortsListPage.tsx'), 'CohortsListPage');
 const CohortPage = lazyNamed(() => import('../cohorts/CohortPage.tsx'), 'CohortPage');
 const PersonsListPage = lazyNamed(() => import('../persons/PersonsListPage.tsx'), 'PersonsListPage');
@@ -45,6 +46,7 @@ export function ConsoleRoutes() {
         <Redirect to="/feature_flags" replace />
       </Route>
       <Route path="/feature_flags">{() => <FlagsListPage />}</Route>
+      <Route path="/feature_flags/playground">{() => <PlaygroundPage />}</Route>
       <Route path="/feature_flags/new">{() => <FlagEditPage flagId={null} />}</Route>
       <Route path="/feature_flags/:id/edit">{(params) => <FlagEditPage flagId={Number(params.id)} />}</Route>
       <Route path="/feature_flags/:id">{(params) => <FlagPage flagId={Number(params.id)} />}</Route>

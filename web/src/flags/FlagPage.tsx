@@ -9,13 +9,14 @@ import { useUrlParams } from '../lib/url-state.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
-import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
+import { Card, PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { useFlag, useFlagActivity, useUpdateFlag } from './api.ts';
 import { FlagStatusBadges } from './FlagBadges.tsx';
 import { FlagEvaluate } from './FlagEvaluate.tsx';
+import { Playground } from '../playground/Playground.tsx';
 import { FlagOverview } from './FlagOverview.tsx';
 import { flagTypeLabel } from './flag-summary.ts';
 import { FlagUsage } from './FlagUsage.tsx';
@@ -24,6 +25,7 @@ const TABS = [
   { id: 'overview', label: 'Overview' },
   { id: 'usage', label: 'Usage' },
   { id: 'evaluate', label: 'Why this value?' },
+  { id: 'playground', label: 'Playground' },
   { id: 'history', label: 'History' },
 ];
 
@@ -154,6 +156,11 @@ export function FlagPage({ flagId }: { flagId: number }) {
         {tab === 'overview' ? <FlagOverview flag={data} /> : null}
         {tab === 'usage' ? <FlagUsage flag={data} /> : null}
         {tab === 'evaluate' ? <FlagEvaluate flag={data} /> : null}
+        {tab === 'playground' ? (
+          <Card title="Try made-up properties">
+            <Playground flagKey={data.key} />
+          </Card>
+        ) : null}
         {tab === 'history' ? <FlagHistory flag={data} /> : null}
       </TabPanel>
     </>

@@ -150,9 +150,12 @@ export function FlagsListPage() {
         title="Feature flags"
         description="Roll features out gradually, target who sees them, and serve variants with payloads."
         actions={
-          <LinkButton href="/feature_flags/new" variant="primary">
-            New feature flag
-          </LinkButton>
+          <>
+            <LinkButton href="/feature_flags/playground">Playground</LinkButton>
+            <LinkButton href="/feature_flags/new" variant="primary">
+              New feature flag
+            </LinkButton>
+          </>
         }
       />
       <ListToolbar list={list} searchPlaceholder="Search by key or name">
