@@ -176,7 +176,15 @@ export function FlagsListPage() {
         defaultOrder="-created_at"
         noMatch="No flags match these filters."
         emptyState={
-          <EmptyState title="No feature flags yet" action={<LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>}>
+          <EmptyState
+            title="No feature flags yet"
+            action={
+              <>
+                <LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>
+                <LinkButton href="/onboarding">Get started: install an SDK</LinkButton>
+              </>
+            }
+          >
             A flag decides, for each person, whether a feature is on and which variant they get.
           </EmptyState>
         }

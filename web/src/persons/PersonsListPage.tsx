@@ -6,6 +6,7 @@ import { useProject, useProjectPath } from '../shell/session.ts';
 import { formatDate } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
 import { Badge } from '../ui/Badge.tsx';
+import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
 import { ListResults, ListToolbar } from '../ui/ListPage.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
@@ -57,7 +58,11 @@ export function PersonsListPage() {
         columns={COLUMNS}
         rowKey={(person) => person.uuid}
         noMatch="Nobody matches this search."
-        emptyState={<EmptyState title="No persons yet">Persons appear when an SDK sends events with the project token (see Settings → Project for snippets).</EmptyState>}
+        emptyState={
+          <EmptyState title="No persons yet" action={<LinkButton href="/onboarding">Install an SDK</LinkButton>}>
+            Persons appear when an SDK sends events with the project token.
+          </EmptyState>
+        }
       />
     </>
   );
