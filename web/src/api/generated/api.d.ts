@@ -9592,7 +9592,7 @@ export interface operations {
                             created_at: string;
                             /**
                              * Format: date-time
-                             * @description Not tracked: always null.
+                             * @description The time of its newest event (any of its distinct ids), exact; null without events.
                              */
                             last_seen_at: string | null;
                         }[];
@@ -9646,7 +9646,7 @@ export interface operations {
                         created_at: string;
                         /**
                          * Format: date-time
-                         * @description Not tracked: always null.
+                         * @description The time of its newest event (any of its distinct ids), exact; null without events.
                          */
                         last_seen_at: string | null;
                     };
