@@ -13,6 +13,7 @@
  * - workers: /flags/definitions and /flags?v=2 with WORKERS=1 vs 2;
  * - flag-cpu: server CPU per flag evaluated with 1 000 mixed flags, and the engine alone;
  * - three-process: /flags throughput and flag-change propagation while another process ingests $feature_flag_called;
+ * - playground: every one of 1 000 flags for a made-up person (POST …/feature_flags/playground/);
  * - webhooks: 10 000 flag changes to three endpoints (fine, 2 s, 500): none lost, duplicates, retry gaps, PATCH p99 during vs idle.
  * - read-your-writes: flag list/retrieve with WORKERS=2 beside a baseline checkout, and the SDK endpoints' lag across workers and nodes.
  * Settings: see bench/lib/config.ts and bench/README.md.
@@ -31,6 +32,7 @@ import { flagCpuScenario } from './scenarios/flag-cpu.ts';
 import { flagScaleScenario } from './scenarios/flag-scale.ts';
 import { flagsCrudScenario } from './scenarios/flags-crud.ts';
 import { hotScenario } from './scenarios/hot.ts';
+import { playgroundScenario } from './scenarios/playground.ts';
 import { hostileRegexScenario } from './scenarios/hostile-regex.ts';
 import { ingestionScenario } from './scenarios/ingestion.ts';
 import { sdkScenario } from './scenarios/sdk.ts';
@@ -62,6 +64,7 @@ const SCENARIOS: Record<ScenarioName, Scenario> = {
   'read-your-writes': readYourWritesScenario,
   experiments: experimentsScenario,
   hot: hotScenario,
+  playground: playgroundScenario,
 };
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -12,6 +12,8 @@ export interface FirstStart {
   projectId: number;
   /** A one-time sign-in token for the owner while nobody has a password; null otherwise. */
   signInToken: string | null;
+  /** Whom the token signs in. */
+  signInEmail: string | null;
 }
 
 /**
@@ -20,13 +22,13 @@ export interface FirstStart {
  */
 export async function prepareFirstStart(pool: Pool, config: Config, warn: (message: string) => void): Promise<FirstStart> {
   const { generatedKey, projectId } = await bootstrap(pool, config.initApiKey, config.initAdminEmail);
-  const { signInToken, warning } = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
+  const { signInToken, signInEmail, warning } = await ensureFirstOwner(pool, { email: config.initAdminEmail, password: config.initAdminPassword });
   if (warning) warn(warning);
-  return { generatedKey, projectId, signInToken };
+  return { generatedKey, projectId, signInToken, signInEmail };
 }
 
 /** The lines a person starting the service reads: the URL and, on a first start, the key and the way in. */
-export function printStarted(url: string, siteUrl: string | null, { generatedKey, projectId, signInToken }: FirstStart, sso = false): void {
+export function printStarted(url: string, siteUrl: string | null, { generatedKey, projectId, signInToken, signInEmail }: FirstStart, sso = false): void {
   process.stdout.write(`\nBellwether is running at ${url}\n`);
   if (sso && siteUrl) process.stdout.write(`Single sign-on: register this redirect URI with the provider: ${redirectUriOf(siteUrl)}\n`);
   if (generatedKey) {
@@ -37,7 +39,7 @@ export function printStarted(url: string, siteUrl: string | null, { generatedKey
   }
   if (signInToken) {
     process.stdout.write(
-      `Open the console and sign in as its owner (one-time link, valid 24 hours; set a password there):\n\n` +
+      `Open the console and sign in as its owner${signInEmail ? `, ${signInEmail}` : ''} (one-time link, valid 24 hours; set a password there):\n\n` +
         `    ${signInLink(siteUrl ?? url, signInToken)}\n\n`,
     );
   }

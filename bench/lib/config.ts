@@ -98,6 +98,7 @@ const ALIASES: Record<string, ScenarioName> = {
   'three-process': 'three-process',
   webhooks: 'webhooks',
   hot: 'hot',
+  playground: 'playground',
 };
 
 function scenarios(): ScenarioName[] {

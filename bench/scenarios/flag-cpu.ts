@@ -39,13 +39,14 @@ export interface CpuMeasurement extends Measurement {
   loadAverage: number[];
 }
 
-async function seed(target: BellwetherTarget, token: string, persons: CpuPerson[], log: Log): Promise<void> {
+/** The cohorts and `count` flags of flag-cpu-flags.ts, created through the API in project 1. */
+export async function seedCpuFlags(target: BellwetherTarget, count: number, log: Log): Promise<void> {
   const cohortIds: number[] = [];
   for (const cohort of COHORTS) {
     const created = await expectStatus(201, 'POST', `${target.baseUrl}/api/projects/1/cohorts/`, target.headers, JSON.stringify(cohort));
     cohortIds.push((created.body as { id: number }).id);
   }
-  const flags = cpuFlags(FLAGS);
+  const flags = cpuFlags(count);
   const flagIds: number[] = [];
   const started = Date.now();
   for (let start = 0; start < flags.length; start += CREATE_BATCH) {
@@ -63,7 +64,11 @@ async function seed(target: BellwetherTarget, token: string, persons: CpuPerson[
     );
     for (const answer of created) flagIds.push((answer.body as { id: number }).id);
   }
-  log(`flag-cpu: ${flags.length} flags and ${COHORTS.length} cohorts created through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  log(`${flags.length} flags and ${COHORTS.length} cohorts created through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function seed(target: BellwetherTarget, token: string, persons: CpuPerson[], log: Log): Promise<void> {
+  await seedCpuFlags(target, FLAGS, log);
   await identifyPeople(target.baseUrl, token, persons);
 }
 

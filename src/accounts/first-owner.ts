@@ -21,6 +21,8 @@ export interface InitAdmin {
 export interface FirstOwner {
   /** A one-time sign-in token for the owner while nobody has a password; null otherwise. */
   signInToken: string | null;
+  /** The e-mail of the person the token signs in (printed beside the link); null without a token. */
+  signInEmail: string | null;
   /** Why INIT_ADMIN_* were ignored (to be logged as a warning), or null. */
   warning: string | null;
 }
@@ -77,7 +79,9 @@ export async function ensureFirstOwner(pool: Pool, admin: InitAdmin): Promise<Fi
       await ensureOwnerMembership(client, owner.organizationId, owner.userId);
       if (admin.password !== null && newHash !== null) await applyPassword(client, owner.userId, admin.password, newHash);
     }
-    const signInToken = (await anyoneHasPassword(client)) ? null : await createSignInToken(client, userId);
-    return { signInToken, warning: owner.ignoredInitAdmin };
+    if (await anyoneHasPassword(client)) return { signInToken: null, signInEmail: null, warning: owner.ignoredInitAdmin };
+    const signInToken = await createSignInToken(client, userId);
+    const { rows } = await client.query<{ email: string }>('SELECT email FROM users WHERE id = $1', [userId]);
+    return { signInToken, signInEmail: rows[0]?.email ?? null, warning: owner.ignoredInitAdmin };
   });
 }

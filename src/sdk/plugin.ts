@@ -15,6 +15,7 @@ import { groupTypesProcessor, lastCalledProcessor } from './processors.ts';
 import { definitionsRoutes, projectDefinitionsRoutes } from './routes/definitions.ts';
 import { evaluationRoutes } from './routes/evaluation.ts';
 import { ofrepRoutes } from './routes/ofrep.ts';
+import { playgroundRoutes } from './routes/playground.ts';
 import { projectFlagRoutes } from './routes/project-flags.ts';
 
 export interface SdkOptions {
@@ -43,6 +44,6 @@ export const sdk = defineArea<SdkOptions>('sdk', ['kernel', 'public', 'accounts'
 
   await app.register(evaluationRoutes(deps));
   await app.register(definitionsRoutes(deps));
-  await registerInProject(app, '/feature_flags', projectDefinitionsRoutes(deps), projectFlagRoutes(deps));
+  await registerInProject(app, '/feature_flags', projectDefinitionsRoutes(deps), projectFlagRoutes(deps), playgroundRoutes(deps));
   await app.register(ofrepRoutes(deps));
 });

@@ -130,3 +130,37 @@ export const TestEvaluationResponse = Type.Object({
   evaluation_distinct_id: Type.Union([Type.String(), Type.Null()], { description: 'the distinct id sent; null on the person_id path' }),
   conditions: Type.Array(Type.Unknown(), { description: 'per-condition analysis: not computed (always empty)' }),
 });
+
+const Properties = (description: string) => Type.Object({}, { additionalProperties: true, description });
+
+export const PlaygroundBody = Type.Object(
+  {
+    distinct_id: Type.String({ minLength: 1, maxLength: 400, description: 'the distinct id to evaluate for (it decides rollouts and variants)' }),
+    person_properties: Type.Optional(Properties('made-up person properties; nothing stored is read')),
+    groups: Type.Optional(Type.Object({}, { additionalProperties: Type.String({ maxLength: 400 }), description: 'group type → group key' })),
+    group_properties: Type.Optional(
+      Type.Object({}, { additionalProperties: Properties('properties of that group'), description: 'group type → made-up group properties' }),
+    ),
+    flag_keys: Type.Optional(Type.Array(Type.String({ maxLength: 400 }), { maxItems: 1000, description: 'only these flags; every flag when absent' })),
+  },
+  { additionalProperties: false },
+);
+
+export const PlaygroundResponse = Type.Object({
+  distinct_id: Type.String(),
+  flags: Type.Array(
+    Type.Object({
+      id: Type.Integer(),
+      key: Type.String(),
+      name: Type.String(),
+      active: Type.Boolean(),
+      value: Type.Union([Type.Boolean(), Type.String()], { description: 'false, true or the variant key' }),
+      payload: Type.Unknown({ description: 'the payload of the value the flag took, parsed; null when none' }),
+      reason: Type.String({ description: 'condition_match, no_condition_match, out_of_rollout_bound, flag_disabled, no_group_type, …' }),
+      reason_description: Type.String({ description: 'the reason in words' }),
+      condition_index: Nullable(Type.Integer({ description: 'the condition set that decided it, from 0' })),
+    }),
+    { description: 'newest flag first' },
+  ),
+  unknown_keys: Type.Array(Type.String(), { description: 'the flag_keys sent that name no live flag' }),
+});

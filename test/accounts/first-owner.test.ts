@@ -6,6 +6,7 @@ import { buildApp } from '../../src/app.ts';
 import { verifyPassword } from '../../src/accounts/auth/passwords.ts';
 import { bootstrap } from '../../src/accounts/bootstrap.ts';
 import { ensureFirstOwner } from '../../src/accounts/first-owner.ts';
+import { printStarted } from '../../src/started.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
 import { eventually } from '../helpers/eventually.ts';
 
@@ -33,8 +34,19 @@ async function ownerOf(email: string) {
 describe('without INIT_ADMIN_*', () => {
   test('an empty database gets project 1 and an owner, and a sign-in token that signs them in once', async () => {
     await bootstrap(db.pool, null);
-    const token = (await ensureFirstOwner(db.pool, { email: null, password: null })).signInToken;
+    const firstOwner = await ensureFirstOwner(db.pool, { email: null, password: null });
+    const token = firstOwner.signInToken;
     assert.ok(token && token.length >= 40);
+    assert.equal(firstOwner.signInEmail, 'admin@bellwether.local', 'whom the link signs in, printed beside it');
+    const printed: string[] = [];
+    const write = process.stdout.write;
+    process.stdout.write = ((text: string) => printed.push(text) > 0) as typeof process.stdout.write;
+    try {
+      printStarted('http://127.0.0.1:8000', null, { generatedKey: null, projectId: 1, signInToken: token, signInEmail: firstOwner.signInEmail });
+    } finally {
+      process.stdout.write = write;
+    }
+    assert.match(printed.join(''), /sign in as its owner, admin@bellwether\.local \(one-time link/);
     const owner = await ownerOf('admin@bellwether.local');
     assert.equal(owner?.level, 'owner');
     assert.equal(owner?.password_hash, null);

@@ -157,10 +157,26 @@ test('the survey is launched from its page, answered by posthog-js, and its resu
     await page.locator('.open-answers').getByText(OPEN_ANSWER).waitFor();
   });
   await atBothSizes(opened, 'survey-results', (p) => p.getByText('NPS 100').waitFor());
+  // The visitor tells who they are: the table names them by e-mail, as the CSV does.
+  const identified = await t.app.inject({
+    method: 'POST',
+    url: '/batch/',
+    payload: { api_key: token, batch: [{ event: '$identify', distinct_id: 'e2e-survey-visitor', properties: { $set: { email: 'visitor@example.com' } } }] },
+  });
+  assert.equal(identified.statusCode, 200, identified.body);
   await step(opened, 'the responses table did not show, archive and hide the answer', async () => {
     await page.getByRole('tab', { name: 'Responses' }).click();
     const row = page.getByRole('row', { name: new RegExp(OPEN_ANSWER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
     await row.waitFor();
+    await row.getByRole('link', { name: 'visitor@example.com' }).waitFor();
+    await row.getByText('e2e-survey-visitor').waitFor();
+    // Every column in view at 1366 px, the archive button included (the table scrolls otherwise).
+    const wrap = await page.locator('.responses-table .table-wrap').evaluate((element) => element.scrollWidth - element.clientWidth);
+    assert.ok(wrap <= 1, `the responses table scrolls sideways by ${wrap}px at 1366 px`);
+  });
+  await atBothSizes(opened, 'survey-responses', (p) => p.getByRole('link', { name: 'visitor@example.com' }).waitFor());
+  await step(opened, 'the responses table did not archive and hide the answer', async () => {
+    const row = page.getByRole('row', { name: new RegExp(OPEN_ANSWER.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')) });
     await row.getByRole('button', { name: 'Archive' }).click();
     await page.getByText('No responses match.').waitFor();
     await page.getByLabel('Exclude archived responses').uncheck();

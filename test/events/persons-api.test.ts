@@ -300,3 +300,19 @@ describe('authentication and scopes', () => {
     assert.equal((await get(url('persons/', 999999))).status, 404);
   });
 });
+
+describe('last_seen_at', () => {
+  test("the time of the newest event of any of the person's distinct ids, exact to the millisecond, in its own project only", async () => {
+    const insert = (project: number, distinctId: string, time: string) =>
+      t.db.pool.query("INSERT INTO events (project_id, uuid, event, distinct_id, timestamp) VALUES ($1, gen_random_uuid(), 'e', $2, $3)", [project, distinctId, time]);
+    await insert(projectId, 'alice', '2026-03-01T10:00:00.000Z');
+    await insert(projectId, 'anon-alice', '2026-03-01T10:17:42.123Z');
+    await insert(otherProjectId, 'alice', '2026-05-01T00:00:00.000Z');
+    await insert(projectId, 'bob', '2026-02-01T08:59:59.999Z');
+    const { body } = await get(url('persons/'));
+    const seen = Object.fromEntries(body.results.map((p: { distinct_ids: string[]; last_seen_at: string | null }) => [p.distinct_ids.at(-1), p.last_seen_at]));
+    assert.deepEqual(seen, { alice: '2026-03-01T10:17:42.123Z', bob: '2026-02-01T08:59:59.999Z', carol: null, dave: null });
+    const alice = body.results.find((p: { distinct_ids: string[] }) => p.distinct_ids.includes('alice'));
+    assert.equal((await get(url(`persons/${alice.uuid}/`))).body.last_seen_at, '2026-03-01T10:17:42.123Z');
+  });
+});

@@ -22,6 +22,6 @@ export function presentPerson(row: PersonRow): Person {
     properties: row.properties,
     is_identified: row.is_identified,
     created_at: isoUtc(row.created_at),
-    last_seen_at: null,
+    last_seen_at: isoUtc(row.last_seen_at),
   };
 }

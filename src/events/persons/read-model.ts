@@ -13,6 +13,8 @@ export interface PersonRow {
   is_identified: boolean;
   created_at: Date;
   distinct_ids: string[];
+  /** The newest event of any of its distinct ids. */
+  last_seen_at: Date | null;
 }
 
 export interface PersonListFilter {
@@ -24,7 +26,15 @@ export interface PersonListFilter {
 
 const SELECT_PERSON = `
   SELECT p.id, p.uuid, p.properties, p.is_identified, p.created_at,
-         ARRAY(SELECT d.distinct_id FROM person_distinct_ids d WHERE d.person_id = p.id ORDER BY d.seq) AS distinct_ids
+         ARRAY(SELECT d.distinct_id FROM person_distinct_ids d WHERE d.person_id = p.id ORDER BY d.seq) AS distinct_ids,
+         -- The newest event of any of its distinct ids, exact: one backward step down
+         -- events_distinct_id_time_idx per distinct id.
+         (SELECT max(newest.timestamp)
+            FROM person_distinct_ids d
+            CROSS JOIN LATERAL (SELECT e.timestamp FROM events e
+                                 WHERE e.project_id = p.project_id AND e.distinct_id = d.distinct_id
+                                 ORDER BY e.timestamp DESC LIMIT 1) newest
+           WHERE d.person_id = p.id) AS last_seen_at
     FROM persons p`;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

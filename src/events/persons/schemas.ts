@@ -40,7 +40,7 @@ export const Person = Type.Object({
   properties: FreeObject,
   is_identified: Type.Boolean(),
   created_at: Timestamp,
-  last_seen_at: Type.Union([Timestamp, Type.Null()], { description: 'Not tracked: always null.' }),
+  last_seen_at: Type.Union([Timestamp, Type.Null()], { description: 'The time of its newest event (any of its distinct ids), exact; null without events.' }),
 });
 export type Person = Static<typeof Person>;
 

@@ -70,3 +70,6 @@ export type WebhookDelivery = ItemOf<'webhooks_deliveries_list'>;
 /** What the sign-in page offers (`/api/login/methods/`). */
 export type LoginMethods = AnswerOf<'login_methods_retrieve'>;
 export type ResetLink = AnswerOf<'organizations_members_password_reset_link_create', 201>;
+export type PlaygroundAnswer = AnswerOf<'feature_flags_playground_create'>;
+export type PlaygroundFlag = PlaygroundAnswer['flags'][number];
+export type PlaygroundRequest = NonNullable<operations['feature_flags_playground_create']['requestBody']>['content']['application/json'];

@@ -15,6 +15,9 @@ function lazyNamed<Props, Name extends string>(load: () => Promise<Record<Name, 
 // its own chunk, fetched on first visit, so a first load parses only what the list needs.
 const FlagEditPage = lazyNamed(() => import('../flags/FlagEditPage.tsx'), 'FlagEditPage');
 const FlagPage = lazyNamed(() => import('../flags/FlagPage.tsx'), 'FlagPage');
+const PlaygroundPage = lazyNamed(() => import('../playground/PlaygroundPage.tsx'), 'PlaygroundPage');
+const OnboardingPage = lazyNamed(() => import('../onboarding/OnboardingPage.tsx'), 'OnboardingPage');
+const EventsPage = lazyNamed(() => import('../events/EventsPage.tsx'), 'EventsPage');
 const CohortsListPage = lazyNamed(() => import('../cohorts/CohortsListPage.tsx'), 'CohortsListPage');
 const CohortPage = lazyNamed(() => import('../cohorts/CohortPage.tsx'), 'CohortPage');
 const PersonsListPage = lazyNamed(() => import('../persons/PersonsListPage.tsx'), 'PersonsListPage');
@@ -48,12 +51,15 @@ export function ConsoleRoutes() {
         <Redirect to="/feature_flags" replace />
       </Route>
       <Route path="/feature_flags">{() => <FlagsListPage />}</Route>
+      <Route path="/feature_flags/playground">{() => <PlaygroundPage />}</Route>
       <Route path="/feature_flags/new">{() => <FlagEditPage flagId={null} />}</Route>
       <Route path="/feature_flags/:id/edit">{(params) => <FlagEditPage flagId={Number(params.id)} />}</Route>
       <Route path="/feature_flags/:id">{(params) => <FlagPage flagId={Number(params.id)} />}</Route>
       <Route path="/experiments">{() => <ExperimentsListPage />}</Route>
       <Route path="/experiments/new">{() => <ExperimentNewPage />}</Route>
       <Route path="/experiments/:id">{(params) => <ExperimentPage experimentId={Number(params.id)} />}</Route>
+      <Route path="/onboarding">{() => <OnboardingPage />}</Route>
+      <Route path="/events">{() => <EventsPage />}</Route>
       <Route path="/cohorts">{() => <CohortsListPage />}</Route>
       <Route path="/cohorts/new">{() => <CohortPage cohortId={null} />}</Route>
       <Route path="/cohorts/:id">{(params) => <CohortPage cohortId={Number(params.id)} />}</Route>

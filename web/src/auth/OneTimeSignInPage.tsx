@@ -36,7 +36,10 @@ export function OneTimeSignInPage() {
       {!token.current ? (
         <Notice tone="error">This link has no sign-in token. Copy the whole link the server printed, including the part after #.</Notice>
       ) : signIn.isError ? (
-        <Notice tone="error">{errorMessage(signIn.error)} Ask the server for a fresh link with <code>npm run sign-in-link</code>.</Notice>
+        <Notice tone="error">
+          {/* The server's message already asks for a new link; this says only how one is made. */}
+          {errorMessage(signIn.error)} Whoever runs the server makes one with <code>npm run sign-in-link -- &lt;e-mail&gt;</code>.
+        </Notice>
       ) : (
         <Spinner label="Signing you in…" />
       )}

@@ -130,9 +130,8 @@ function FlagEditor({ flag }: { flag: FeatureFlag | null }) {
       />
       {unplacedServerError ? (
         <Notice tone="error">
-          {isApiError(save.error) && save.error.status === 409
-            ? `${errorMessage(save.error)} Reload the flag to see the other change, then make yours again.`
-            : `The flag was not saved: ${errorMessage(save.error)}`}
+          {/* A 409 already says who changed the flag and to refresh: said once, not twice. */}
+          {isApiError(save.error) && save.error.status === 409 ? errorMessage(save.error) : `The flag was not saved: ${errorMessage(save.error)}`}
         </Notice>
       ) : null}
       {showIssues && clientIssues.length > 0 ? <Notice tone="error">Some fields need attention before the flag can be saved.</Notice> : null}

@@ -9,13 +9,14 @@ import { useUrlParams } from '../lib/url-state.ts';
 import { Button, LinkButton } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
-import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
+import { Card, PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { useFlag, useFlagActivity, useUpdateFlag } from './api.ts';
 import { FlagStatusBadges } from './FlagBadges.tsx';
 import { FlagEvaluate } from './FlagEvaluate.tsx';
+import { Playground } from '../playground/Playground.tsx';
 import { FlagOverview } from './FlagOverview.tsx';
 import { flagTypeLabel } from './flag-summary.ts';
 import { FlagEnvironments } from './FlagEnvironments.tsx';
@@ -26,6 +27,7 @@ const TABS = [
   { id: 'usage', label: 'Usage' },
   { id: 'environments', label: 'Environments' },
   { id: 'evaluate', label: 'Why this value?' },
+  { id: 'playground', label: 'Playground' },
   { id: 'history', label: 'History' },
 ];
 
@@ -157,6 +159,11 @@ export function FlagPage({ flagId }: { flagId: number }) {
         {tab === 'usage' ? <FlagUsage flag={data} /> : null}
         {tab === 'environments' ? <FlagEnvironments flag={data} /> : null}
         {tab === 'evaluate' ? <FlagEvaluate flag={data} /> : null}
+        {tab === 'playground' ? (
+          <Card title="Try made-up properties">
+            <Playground flagKey={data.key} />
+          </Card>
+        ) : null}
         {tab === 'history' ? <FlagHistory flag={data} /> : null}
       </TabPanel>
     </>

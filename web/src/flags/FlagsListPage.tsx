@@ -150,9 +150,12 @@ export function FlagsListPage() {
         title="Feature flags"
         description="Roll features out gradually, target who sees them, and serve variants with payloads."
         actions={
-          <LinkButton href="/feature_flags/new" variant="primary">
-            New feature flag
-          </LinkButton>
+          <>
+            <LinkButton href="/feature_flags/playground">Playground</LinkButton>
+            <LinkButton href="/feature_flags/new" variant="primary">
+              New feature flag
+            </LinkButton>
+          </>
         }
       />
       <ListToolbar list={list} searchPlaceholder="Search by key or name">
@@ -173,7 +176,15 @@ export function FlagsListPage() {
         defaultOrder="-created_at"
         noMatch="No flags match these filters."
         emptyState={
-          <EmptyState title="No feature flags yet" action={<LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>}>
+          <EmptyState
+            title="No feature flags yet"
+            action={
+              <>
+                <LinkButton href="/feature_flags/new" variant="primary">Create your first flag</LinkButton>
+                <LinkButton href="/onboarding">Get started: install an SDK</LinkButton>
+              </>
+            }
+          >
             A flag decides, for each person, whether a feature is on and which variant they get.
           </EmptyState>
         }

@@ -5,7 +5,7 @@ import { api } from '../api/client.ts';
 import type { Person } from '../api/types.ts';
 import { useProject, useProjectPath } from '../shell/session.ts';
 import { useEvaluationReasons } from '../flags/api.ts';
-import { formatDateTime } from '../lib/format.ts';
+import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
@@ -79,6 +79,9 @@ export function PersonPage({ personId }: { personId: string }) {
           <>
             {data.is_identified ? <Badge tone="success">Identified</Badge> : <Badge>Anonymous</Badge>}
             <span className="muted small">First seen {formatDateTime(data.created_at)}</span>
+            <span className="muted small" title={data.last_seen_at ?? undefined}>
+              Last seen {data.last_seen_at ? `${formatDateTime(data.last_seen_at)} (${formatRelative(data.last_seen_at)})` : 'never (no events)'}
+            </span>
           </>
         }
       />

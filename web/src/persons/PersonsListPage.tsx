@@ -3,9 +3,10 @@ import { Link } from 'wouter';
 import { api, withQuery } from '../api/client.ts';
 import type { Paginated, Person } from '../api/types.ts';
 import { useProject, useProjectPath } from '../shell/session.ts';
-import { formatDate } from '../lib/format.ts';
+import { formatDate, formatDateTime, formatRelative } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
 import { Badge } from '../ui/Badge.tsx';
+import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
 import { ListResults, ListToolbar } from '../ui/ListPage.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
@@ -30,6 +31,15 @@ const COLUMNS: Column<Person>[] = [
   { key: 'identified', header: 'Identified', wideOnly: true, render: (person) => (person.is_identified ? <Badge tone="success">Identified</Badge> : <Badge>Anonymous</Badge>) },
   { key: 'properties', header: 'Properties', align: 'right', render: (person) => Object.keys(person.properties).length },
   { key: 'created_at', header: 'First seen', wideOnly: true, render: (person) => formatDate(person.created_at) },
+  {
+    key: 'last_seen_at',
+    header: 'Last seen',
+    render: (person) => (
+      <span className="nowrap" title={person.last_seen_at ? formatDateTime(person.last_seen_at) : undefined}>
+        {formatRelative(person.last_seen_at)}
+      </span>
+    ),
+  },
 ];
 
 export function PersonsListPage() {
@@ -57,7 +67,11 @@ export function PersonsListPage() {
         columns={COLUMNS}
         rowKey={(person) => person.uuid}
         noMatch="Nobody matches this search."
-        emptyState={<EmptyState title="No persons yet">Persons appear when an SDK sends events with the project token (see Settings → Project for snippets).</EmptyState>}
+        emptyState={
+          <EmptyState title="No persons yet" action={<LinkButton href="/onboarding">Install an SDK</LinkButton>}>
+            Persons appear when an SDK sends events with the project token.
+          </EmptyState>
+        }
       />
     </>
   );

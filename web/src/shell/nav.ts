@@ -5,11 +5,13 @@ export interface NavItem {
 }
 
 export const NAV_ITEMS: NavItem[] = [
+  { label: 'Get started', href: '/onboarding' },
   { label: 'Feature flags', href: '/feature_flags' },
   { label: 'Experiments', href: '/experiments' },
   { label: 'Surveys', href: '/surveys' },
   { label: 'Cohorts', href: '/cohorts' },
   { label: 'Persons', href: '/persons' },
+  { label: 'Events', href: '/events' },
   { label: 'Event definitions', href: '/data-management/events' },
   { label: 'Activity', href: '/activity' },
   { label: 'Settings', href: '/settings' },

@@ -19,6 +19,19 @@ import type { ResponsesPage, Survey, SurveyResponseItem } from './types.ts';
 
 const PAGE = 50;
 
+/** Who answered, as the CSV names them: the e-mail where known (else name or username), the distinct id under it. */
+function ResponsePerson({ row }: { row: SurveyResponseItem }) {
+  const properties = row.person?.properties ?? {};
+  const known = ['email', 'name', 'username'].map((key) => properties[key]).find((value) => typeof value === 'string' && value !== '');
+  const label = typeof known === 'string' ? known : row.distinct_id;
+  return (
+    <span className="response-person">
+      {row.person?.id ? <Link href={`/persons/${row.person.id}`}>{label}</Link> : <span>{label}</span>}
+      {label !== row.distinct_id ? <span className="muted small mono">{row.distinct_id}</span> : null}
+    </span>
+  );
+}
+
 /** The responses, newest first, with a search in open answers, archive/unarchive and the CSV download. */
 export function ResponsesTable({ survey, filter }: { survey: Survey; filter: ResultsFilter }) {
   const project = useProject();
@@ -49,13 +62,13 @@ export function ResponsesTable({ survey, filter }: { survey: Survey; filter: Res
     {
       key: 'person',
       header: 'Person',
-      render: (row) => (row.person?.id ? <Link href={`/persons/${row.person.id}`} className="mono">{row.distinct_id}</Link> : <span className="mono">{row.distinct_id}</span>),
+      render: (row) => <ResponsePerson row={row} />,
     },
     ...questions.map((question, index) => ({
       key: `q${index}`,
       header: typeof question.question === 'string' ? question.question : `Question ${index + 1}`,
       wideOnly: index > 0,
-      render: (row: SurveyResponseItem) => answerText(row.answers[questionId(question, index)]),
+      render: (row: SurveyResponseItem) => <span className="response-answer">{answerText(row.answers[questionId(question, index)])}</span>,
     })),
     {
       key: 'state',
@@ -97,7 +110,9 @@ export function ResponsesTable({ survey, filter }: { survey: Survey; filter: Res
         <ErrorNotice error={responses.error} onRetry={() => void responses.refetch()} title="The responses could not be loaded" />
       ) : (
         <>
+          <div className="responses-table">
           <Table caption="Responses" columns={columns} rows={rows} rowKey={(row) => row.uuid} empty="No responses match." busy={responses.isFetching && !responses.isFetchingNextPage} />
+          </div>
           {responses.hasNextPage ? (
             <div>
               <Button loading={responses.isFetchingNextPage} onClick={() => void responses.fetchNextPage()}>

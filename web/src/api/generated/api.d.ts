@@ -2171,6 +2171,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/feature_flags/playground": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate flags for made-up properties
+         * @description Evaluates every live flag (or `flag_keys`) for `distinct_id` with the person and group properties sent, and nothing stored: no stored person, no static cohort membership, no experience-continuity keys. Answers each flag's value, payload and the reason. Survey-owned flags are left out unless named.
+         */
+        post: operations["feature_flags_playground_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/environments/{project_id}/feature_flags/local_evaluation": {
         parameters: {
             query?: never;
@@ -2242,6 +2262,26 @@ export interface paths {
         put?: never;
         /** How this flag evaluates for one person now (by distinct_id or person_id) */
         post: operations["environments_feature_flags_test_evaluation_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/playground": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Evaluate flags for made-up properties
+         * @description Evaluates every live flag (or `flag_keys`) for `distinct_id` with the person and group properties sent, and nothing stored: no stored person, no static cohort membership, no experience-continuity keys. Answers each flag's value, payload and the reason. Survey-owned flags are left out unless named.
+         */
+        post: operations["environments_feature_flags_playground_create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -15119,6 +15159,80 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    feature_flags_playground_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the distinct id to evaluate for (it decides rollouts and variants) */
+                    distinct_id: string;
+                    /** @description made-up person properties; nothing stored is read */
+                    person_properties?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description group type → group key */
+                    groups?: {
+                        [key: string]: string;
+                    };
+                    /** @description group type → made-up group properties */
+                    group_properties?: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description only these flags; every flag when absent */
+                    flag_keys?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        distinct_id: string;
+                        /** @description newest flag first */
+                        flags: {
+                            id: number;
+                            key: string;
+                            name: string;
+                            active: boolean;
+                            /** @description false, true or the variant key */
+                            value: boolean | string;
+                            /** @description the payload of the value the flag took, parsed; null when none */
+                            payload: unknown;
+                            /** @description condition_match, no_condition_match, out_of_rollout_bound, flag_disabled, no_group_type, … */
+                            reason: string;
+                            /** @description the reason in words */
+                            reason_description: string;
+                            /** @description the condition set that decided it, from 0 */
+                            condition_index: number | null;
+                        }[];
+                        /** @description the flag_keys sent that name no live flag */
+                        unknown_keys: string[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     environments_feature_flags_local_evaluation_retrieve: {
         parameters: {
             query?: {
@@ -15282,6 +15396,80 @@ export interface operations {
                         evaluation_distinct_id: string | null;
                         /** @description per-condition analysis: not computed (always empty) */
                         conditions: unknown[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_playground_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the distinct id to evaluate for (it decides rollouts and variants) */
+                    distinct_id: string;
+                    /** @description made-up person properties; nothing stored is read */
+                    person_properties?: {
+                        [key: string]: unknown;
+                    };
+                    /** @description group type → group key */
+                    groups?: {
+                        [key: string]: string;
+                    };
+                    /** @description group type → made-up group properties */
+                    group_properties?: {
+                        [key: string]: {
+                            [key: string]: unknown;
+                        };
+                    };
+                    /** @description only these flags; every flag when absent */
+                    flag_keys?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        distinct_id: string;
+                        /** @description newest flag first */
+                        flags: {
+                            id: number;
+                            key: string;
+                            name: string;
+                            active: boolean;
+                            /** @description false, true or the variant key */
+                            value: boolean | string;
+                            /** @description the payload of the value the flag took, parsed; null when none */
+                            payload: unknown;
+                            /** @description condition_match, no_condition_match, out_of_rollout_bound, flag_disabled, no_group_type, … */
+                            reason: string;
+                            /** @description the reason in words */
+                            reason_description: string;
+                            /** @description the condition set that decided it, from 0 */
+                            condition_index: number | null;
+                        }[];
+                        /** @description the flag_keys sent that name no live flag */
+                        unknown_keys: string[];
                     };
                 };
             };
@@ -20725,7 +20913,7 @@ export interface operations {
                             created_at: string;
                             /**
                              * Format: date-time
-                             * @description Not tracked: always null.
+                             * @description The time of its newest event (any of its distinct ids), exact; null without events.
                              */
                             last_seen_at: string | null;
                         }[];
@@ -20779,7 +20967,7 @@ export interface operations {
                         created_at: string;
                         /**
                          * Format: date-time
-                         * @description Not tracked: always null.
+                         * @description The time of its newest event (any of its distinct ids), exact; null without events.
                          */
                         last_seen_at: string | null;
                     };
@@ -20846,7 +21034,7 @@ export interface operations {
                             created_at: string;
                             /**
                              * Format: date-time
-                             * @description Not tracked: always null.
+                             * @description The time of its newest event (any of its distinct ids), exact; null without events.
                              */
                             last_seen_at: string | null;
                         }[];
@@ -20900,7 +21088,7 @@ export interface operations {
                         created_at: string;
                         /**
                          * Format: date-time
-                         * @description Not tracked: always null.
+                         * @description The time of its newest event (any of its distinct ids), exact; null without events.
                          */
                         last_seen_at: string | null;
                     };
