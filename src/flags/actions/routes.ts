@@ -19,12 +19,14 @@ import {
   DependentsResponse,
   FlagParams,
   IdOrKeyParams,
+  PersonsServedResponse,
   ProjectParams,
   RemoteConfigResponse,
   StaticCohortResponse,
   StatusResponse,
   SuccessResponse,
 } from './schemas.ts';
+import { personsServed } from './persons-served.ts';
 import { createStaticCohortForFlag } from './static-cohort.ts';
 import { ensureUsageDashboard } from './usage-dashboard.ts';
 
@@ -32,7 +34,7 @@ const TAGS = ['feature_flags'];
 
 /**
  * The flag actions create_static_cohort_for_flag, dashboard, enrich_usage_dashboard,
- * has_active_dependents, remote_config, status, bulk_keys and user_blast_radius, at the flags' prefix
+ * has_active_dependents, remote_config, status, persons_served, bulk_keys and user_blast_radius, at the flags' prefix
  * `/api/projects/:project_id/feature_flags`. Handlers parse and delegate.
  */
 export function flagActionRoutes(deps: FlagDeps) {
@@ -47,6 +49,7 @@ export function flagActionRoutes(deps: FlagDeps) {
     }
     refuseOtherMethods(root, '/:id/remote_config', ['GET']);
     refuseOtherMethods(root, '/:id/status', ['GET']);
+    refuseOtherMethods(root, '/:id/persons_served', ['GET']);
     refuseOtherMethods(root, '/bulk_keys', ['POST']);
     refuseOtherMethods(root, '/user_blast_radius', ['POST']);
 
@@ -138,6 +141,20 @@ export function flagActionRoutes(deps: FlagDeps) {
         schema: { tags: TAGS, summary: "The flag's status and why", params: FlagParams, response: { 200: StatusResponse } },
       },
       async (request) => statusOf(flagCache, request.project.id, parseFlagId(request.params.id)),
+    );
+
+    app.get(
+      '/:id/persons_served',
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'How many distinct persons the flag served in the last 24 hours (Bellwether; the console asks before turning such a flag off)',
+          params: FlagParams,
+          response: { 200: PersonsServedResponse },
+        },
+      },
+      async (request) => personsServed(pool, flagCache, request.project.id, parseFlagId(request.params.id)),
     );
 
     app.post(

@@ -19,6 +19,7 @@ import { FlagEvaluate } from './FlagEvaluate.tsx';
 import { FlagOverview } from './FlagOverview.tsx';
 import { flagTypeLabel } from './flag-summary.ts';
 import { FlagUsage } from './FlagUsage.tsx';
+import { servedSentence, useConfirmTurnOff, usePersonsServed } from './served.tsx';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
@@ -36,6 +37,7 @@ function DeleteOrRestore({ flag }: { flag: FeatureFlag }) {
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateFlag(flag.id);
   const toast = useToast();
+  const served = usePersonsServed(flag.id, confirming);
   if (flag.deleted) {
     return (
       <Button
@@ -83,6 +85,11 @@ function DeleteOrRestore({ flag }: { flag: FeatureFlag }) {
           </>
         }
       >
+        {served !== null && served > 0 ? (
+          <p>
+            <strong>{servedSentence(flag.key, served)}</strong>
+          </p>
+        ) : null}
         <p>
           SDKs stop receiving <code>{flag.key}</code> at once and treat it as off. The flag is kept: you can restore it, and its key is free for a new flag meanwhile.
         </p>
@@ -96,6 +103,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
   const flag = useFlag(flagId);
   const update = useUpdateFlag(flagId);
   const toast = useToast();
+  const turnOff = useConfirmTurnOff();
   const [params, setParams] = useUrlParams();
   const tab = TABS.some((item) => item.id === params.get('tab')) ? params.get('tab')! : 'overview';
   useDocumentTitle(flag.data?.key ?? 'Feature flag');
@@ -126,17 +134,20 @@ export function FlagPage({ flagId }: { flagId: number }) {
                 checked={data.active}
                 showLabel
                 label={data.active ? 'Enabled' : 'Disabled'}
-                busy={update.isPending}
+                busy={update.isPending || turnOff.checking === data.id}
                 disabled={!data.can_edit}
-                onChange={(active) =>
-                  update.mutate(
-                    { changes: { active }, version: data.version },
-                    {
-                      onSuccess: (saved) => toast.show(`"${saved.key}" is now ${saved.active ? 'enabled' : 'disabled'}.`),
-                      onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
-                    },
-                  )
-                }
+                onChange={(active) => {
+                  const apply = () =>
+                    update.mutate(
+                      { changes: { active }, version: data.version },
+                      {
+                        onSuccess: (saved) => toast.show(`"${saved.key}" is now ${saved.active ? 'enabled' : 'disabled'}.`),
+                        onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
+                      },
+                    );
+                  if (active) apply();
+                  else void turnOff.request(data, apply);
+                }}
               />
             ) : null}
             <DeleteOrRestore flag={data} />
@@ -156,6 +167,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
         {tab === 'evaluate' ? <FlagEvaluate flag={data} /> : null}
         {tab === 'history' ? <FlagHistory flag={data} /> : null}
       </TabPanel>
+      {turnOff.dialog}
     </>
   );
 }

@@ -11,6 +11,7 @@ import { EmptyState } from '../ui/EmptyState.tsx';
 import { FilterSelect, ListResults, ListToolbar, TagsFilter } from '../ui/ListPage.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { Switch } from '../ui/Switch.tsx';
+import { useConfirmTurnOff } from './served.tsx';
 import type { Column } from '../ui/Table.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { FLAG_PAGE_SIZE, flagKeys, flagListParamsFrom, useFlagList } from './api.ts';
@@ -77,6 +78,7 @@ export function FlagsListPage() {
   const listParams = flagListParamsFrom(list.params);
   const flags = useFlagList(listParams);
   const toggle = useToggleActive(flagKeys.list(project.id, listParams));
+  const turnOff = useConfirmTurnOff();
 
   const columns: Column<FeatureFlag>[] = [
     {
@@ -137,8 +139,8 @@ export function FlagsListPage() {
           checked={flag.active}
           label={`${flag.active ? 'Disable' : 'Enable'} ${flag.key}`}
           disabled={!flag.can_edit}
-          busy={toggle.isPending && toggle.variables?.flag.id === flag.id}
-          onChange={(active) => toggle.mutate({ flag, active })}
+          busy={(toggle.isPending && toggle.variables?.flag.id === flag.id) || turnOff.checking === flag.id}
+          onChange={(active) => (active ? toggle.mutate({ flag, active }) : void turnOff.request(flag, () => toggle.mutate({ flag, active })))}
         />
       ),
     },
@@ -178,6 +180,7 @@ export function FlagsListPage() {
           </EmptyState>
         }
       />
+      {turnOff.dialog}
     </>
   );
 }

@@ -615,6 +615,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/feature_flags/{id}/persons_served": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many distinct persons the flag served in the last 24 hours (Bellwether; the console asks before turning such a flag off) */
+        get: operations["feature_flags_persons_served_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/feature_flags/bulk_keys": {
         parameters: {
             query?: never;
@@ -5666,6 +5683,38 @@ export interface operations {
                         /** @description active, stale, inactive or deleted */
                         status: string;
                         reason: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    feature_flags_persons_served_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description distinct persons that reported $feature_flag_called for the flag in the window */
+                        persons: number;
+                        /** @description the window, in hours before now */
+                        hours: number;
                     };
                 };
             };
