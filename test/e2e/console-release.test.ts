@@ -113,3 +113,57 @@ test('on the flag page, the switch and Delete both say how many persons the flag
   });
   assert.equal((await stored(servedId)).deleted, true);
 });
+
+async function patch(id: number, payload: Record<string, unknown>): Promise<void> {
+  const response = await t.request({ method: 'PATCH', url: `/api/projects/${t.projectId}/feature_flags/${id}/`, payload });
+  assert.equal(response.statusCode, 200, response.body);
+}
+
+async function rolloutOf(id: number): Promise<{ rollout: number; version: number }> {
+  const { rows } = await t.db.pool.query<{ filters: { groups: Array<{ rollout_percentage: number }> }; version: number }>(
+    'SELECT filters, version FROM feature_flags WHERE id = $1',
+    [id],
+  );
+  return { rollout: rows[0].filters.groups[0].rollout_percentage, version: rows[0].version };
+}
+
+test("a history entry is reverted from the flag page: a new change with the entry's before values", { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  const id = await createFlag('revert-me');
+  await patch(id, { filters: { groups: [{ properties: [], rollout_percentage: 20 }] } });
+  assert.deepEqual(await rolloutOf(id), { rollout: 20, version: 2 });
+  const dialog = page.getByRole('dialog', { name: 'Revert this change to revert-me?' });
+  await step(opened, 'the revert dialog did not show', async () => {
+    await page.goto(`/feature_flags/${id}?tab=history`);
+    await page.getByRole('button', { name: /^Revert the change of/ }).first().click();
+    await dialog.getByText('filters').first().waitFor();
+  });
+  await atBothSizes(opened, 'flag-revert', () => dialog.getByText('version 2').waitFor());
+  await step(opened, 'reverting failed', async () => {
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
+    await page.getByText('Reverted: "revert-me" is at version 3.').waitFor();
+  });
+  assert.deepEqual(await rolloutOf(id), { rollout: 100, version: 3 });
+  const activity = await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/feature_flags/${id}/activity/` });
+  const latest = activity.json().results[0];
+  assert.equal(latest.activity, 'updated');
+  assert.equal(latest.user.email, OWNER_EMAIL, 'the revert is a change by the person who clicked');
+});
+
+test('a revert against a flag changed since the page loaded it is refused and overwrites nothing', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  const id = await createFlag('raced-flag');
+  await patch(id, { filters: { groups: [{ properties: [], rollout_percentage: 30 }] } });
+  const dialog = page.getByRole('dialog', { name: 'Revert this change to raced-flag?' });
+  await step(opened, 'the revert dialog did not show', async () => {
+    await page.goto(`/feature_flags/${id}?tab=history`);
+    await page.getByRole('button', { name: /^Revert the change of/ }).first().click();
+    await dialog.waitFor();
+  });
+  await patch(id, { filters: { groups: [{ properties: [], rollout_percentage: 55 }] } });
+  await step(opened, 'the refusal did not show', async () => {
+    await dialog.getByRole('button', { name: 'Revert', exact: true }).click();
+    await dialog.locator('.notice').waitFor();
+  });
+  assert.deepEqual(await rolloutOf(id), { rollout: 55, version: 3 }, 'the newer change stands');
+});

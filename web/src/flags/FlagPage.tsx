@@ -19,6 +19,7 @@ import { FlagEvaluate } from './FlagEvaluate.tsx';
 import { FlagOverview } from './FlagOverview.tsx';
 import { flagTypeLabel } from './flag-summary.ts';
 import { FlagUsage } from './FlagUsage.tsx';
+import { useFlagRevert } from './FlagRevert.tsx';
 import { servedSentence, useConfirmTurnOff, usePersonsServed } from './served.tsx';
 
 const TABS = [
@@ -30,7 +31,13 @@ const TABS = [
 
 function FlagHistory({ flag }: { flag: FeatureFlag }) {
   const [page, setPage] = useState(1);
-  return <PagedActivity activity={useFlagActivity(flag.id, page)} page={page} onPage={setPage} />;
+  const revert = useFlagRevert(flag);
+  return (
+    <>
+      <PagedActivity activity={useFlagActivity(flag.id, page)} page={page} onPage={setPage} actions={revert.button} />
+      {revert.dialog}
+    </>
+  );
 }
 
 function DeleteOrRestore({ flag }: { flag: FeatureFlag }) {
