@@ -167,3 +167,21 @@ test('a revert against a flag changed since the page loaded it is refused and ov
   });
   assert.deepEqual(await rolloutOf(id), { rollout: 55, version: 3 }, 'the newer change stands');
 });
+
+test('the "Deleted" filter lists deleted flags; Restore brings one back', { timeout: TEST_MS }, async () => {
+  const { page } = opened;
+  assert.equal((await stored(servedId)).deleted, true, 'needs the flag deleted by an earlier test');
+  await step(opened, 'the deleted flag was not listed', async () => {
+    await page.goto('/feature_flags');
+    await page.getByLabel('Deleted', { exact: true }).selectOption('true');
+    await page.getByRole('button', { name: 'Restore busy-checkout' }).waitFor();
+  });
+  assert.equal(await page.getByRole('link', { name: 'quiet-banner' }).count(), 0, 'live flags are not in the deleted list');
+  await atBothSizes(opened, 'flags-deleted-filter', () => page.getByRole('button', { name: 'Restore busy-checkout' }).waitFor());
+  await step(opened, 'Restore failed', async () => {
+    await page.getByRole('button', { name: 'Restore busy-checkout' }).click();
+    await page.getByText('Restored "busy-checkout".').waitFor();
+    await page.getByRole('button', { name: 'Restore busy-checkout' }).waitFor({ state: 'detached' });
+  });
+  assert.equal((await stored(servedId)).deleted, false);
+});

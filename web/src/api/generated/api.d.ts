@@ -4973,6 +4973,8 @@ export interface operations {
                 key?: string;
                 /** @description true: archived flags only; false: flags not archived. Absent: archived flags are left out. */
                 archived?: string;
+                /** @description Bellwether: true lists deleted flags only (archived or not), to find and restore them. Absent or false: live flags. */
+                deleted?: string;
                 /** @description JSON list or comma-separated tag names; any of them */
                 tags?: string;
                 /** @description boolean, multivariant, experiment or remote_config */
