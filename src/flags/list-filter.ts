@@ -13,6 +13,8 @@ export interface FlagListFilter {
   excludedKeys: string[];
   hasEvaluationTags?: boolean;
   search?: string;
+  /** Deleted flags only (archived or not), or none of them (the default). */
+  deleted: boolean;
   /** Archived flags only, or none of them (the default). */
   archived: boolean;
   /** Lower-cased: an exact, case-insensitive key match. */
@@ -71,6 +73,7 @@ export function decodeListQuery(query: FlagListQuery): FlagListFilter {
     hasEvaluationTags: query.has_evaluation_tags === undefined ? undefined : isQueryTrue(query.has_evaluation_tags),
     search: query.search?.trim() ? query.search.trim() : undefined,
     archived: query.archived === undefined ? false : isQueryTrue(query.archived),
+    deleted: query.deleted === undefined ? false : isQueryTrue(query.deleted),
     key: query.key?.trim() ? query.key.trim().toLowerCase() : undefined,
     tags: parseTags(query.tags),
     type: query.type && LIST_TYPES.has(query.type) ? (query.type as FlagListFilter['type']) : undefined,

@@ -9,8 +9,8 @@ function variantCount(flag: FlagRecord): number {
 
 /** Whether a flag belongs in the list under `filter` (every condition AND-ed). */
 export function matchesListFilter(flag: FlagRecord, filter: FlagListFilter, now: Date): boolean {
-  if (flag.deleted || flag.owned_by_survey) return false;
-  if (flag.archived !== filter.archived) return false;
+  if (flag.deleted !== filter.deleted || flag.owned_by_survey) return false;
+  if (!filter.deleted && flag.archived !== filter.archived) return false;
   if (filter.active !== undefined && flag.active !== filter.active) return false;
   if (filter.staleOnly && flagStatus(flag, now).status === 'active') return false;
   if (filter.createdById !== undefined && flag.created_by_id !== filter.createdById) return false;

@@ -101,6 +101,7 @@ export const FlagListQuery = Type.Object({
   search: Type.Optional(Type.String()),
   key: Type.Optional(Type.String({ maxLength: 400, description: 'exact flag key, case-insensitive' })),
   archived: Type.Optional(Type.String({ description: 'true: archived flags only; false: flags not archived. Absent: archived flags are left out.' })),
+  deleted: Type.Optional(Type.String({ description: 'Bellwether: true lists deleted flags only (archived or not), to find and restore them. Absent or false: live flags.' })),
   tags: Type.Optional(Type.String({ description: 'JSON list or comma-separated tag names; any of them' })),
   type: Type.Optional(Type.String({ description: 'boolean, multivariant, experiment or remote_config' })),
   order: Type.Optional(

@@ -25,6 +25,7 @@ test('the flag actions, cohorts and dashboards are documented with the scopes th
     [`${flags}/{id}/has_active_dependents`, 'post', 'feature_flag:read'],
     [`${flags}/{id}/remote_config`, 'get', 'feature_flag:read'],
     [`${flags}/{id}/status`, 'get', 'feature_flag:read'],
+    [`${flags}/{id}/persons_served`, 'get', 'feature_flag:read'],
     [`${flags}/bulk_keys`, 'post', 'feature_flag:read'],
     [`${flags}/user_blast_radius`, 'post', 'feature_flag:read'],
     [`${cohorts}/`, 'get', 'cohort:read'],

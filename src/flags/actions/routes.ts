@@ -19,12 +19,14 @@ import {
   DependentsResponse,
   FlagParams,
   IdOrKeyParams,
+  PersonsServedResponse,
   ProjectParams,
   RemoteConfigResponse,
   StaticCohortResponse,
   StatusResponse,
   SuccessResponse,
 } from './schemas.ts';
+import { personsServed } from './persons-served.ts';
 import { createStaticCohortForFlag } from './static-cohort.ts';
 import { ensureUsageDashboard } from './usage-dashboard.ts';
 
@@ -32,7 +34,7 @@ const TAGS = ['feature_flags'];
 
 /**
  * The flag actions create_static_cohort_for_flag, dashboard, enrich_usage_dashboard,
- * has_active_dependents, remote_config, status, bulk_keys and user_blast_radius, at the flags' prefix
+ * has_active_dependents, remote_config, status, persons_served, bulk_keys and user_blast_radius, at the flags' prefix
  * `/api/projects/:project_id/feature_flags`. Handlers parse and delegate.
  */
 export function flagActionRoutes(deps: FlagDeps) {
@@ -45,7 +47,7 @@ export function flagActionRoutes(deps: FlagDeps) {
     for (const action of ['create_static_cohort_for_flag', 'dashboard', 'enrich_usage_dashboard', 'has_active_dependents']) {
       refuseOtherMethods(root, `/:id/${action}`, ['POST']);
     }
-    refuseOtherMethodsOn(root, { '/:id/remote_config': ['GET'], '/:id/status': ['GET'], '/bulk_keys': ['POST'], '/user_blast_radius': ['POST'] });
+    refuseOtherMethodsOn(root, { '/:id/remote_config': ['GET'], '/:id/status': ['GET'], '/:id/persons_served': ['GET'], '/bulk_keys': ['POST'], '/user_blast_radius': ['POST'] });
 
     app.post(
       '/:id/create_static_cohort_for_flag',
@@ -135,6 +137,20 @@ export function flagActionRoutes(deps: FlagDeps) {
         schema: { tags: TAGS, summary: "The flag's status and why", params: FlagParams, response: { 200: StatusResponse } },
       },
       async (request) => statusOf(flagCache, request.project.id, parseFlagId(request.params.id)),
+    );
+
+    app.get(
+      '/:id/persons_served',
+      {
+        config: { scope: 'feature_flag:read' },
+        schema: {
+          tags: TAGS,
+          summary: 'How many distinct persons the flag served in the last 24 hours (Bellwether; the console asks before turning such a flag off)',
+          params: FlagParams,
+          response: { 200: PersonsServedResponse },
+        },
+      },
+      async (request) => personsServed(pool, flagCache, request.project.id, parseFlagId(request.params.id)),
     );
 
     app.post(

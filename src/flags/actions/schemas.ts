@@ -27,6 +27,11 @@ export const StatusResponse = Type.Object({
   reason: Type.String(),
 });
 
+export const PersonsServedResponse = Type.Object({
+  persons: Type.Integer({ description: 'distinct persons that reported $feature_flag_called for the flag in the window' }),
+  hours: Type.Integer({ description: 'the window, in hours before now' }),
+});
+
 export const BulkKeysBody = Type.Object(
   {
     ids: Type.Optional(

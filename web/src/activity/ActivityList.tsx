@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { ActivityChange, ActivityEntry } from '../api/types.ts';
 import { authorOf } from './author.ts';
 import { diffValues } from '../lib/diff.ts';
@@ -29,7 +29,10 @@ function ChangeDiff({ change }: { change: ActivityChange }) {
   );
 }
 
-function Entry({ entry, showItem }: { entry: ActivityEntry; showItem: boolean }) {
+/** `actions`: buttons an entry offers beside "Show changes" (a flag's history: Revert). */
+type EntryActions = (entry: ActivityEntry) => ReactNode;
+
+function Entry({ entry, showItem, actions }: { entry: ActivityEntry; showItem: boolean; actions?: EntryActions }) {
   const changes = entry.detail.changes ?? [];
   const [open, setOpen] = useState(false);
   const who = authorOf(entry);
@@ -63,6 +66,7 @@ function Entry({ entry, showItem }: { entry: ActivityEntry; showItem: boolean })
             {open ? 'Hide changes' : 'Show changes'}
           </button>
         ) : null}
+        {actions?.(entry)}
       </div>
       {open ? (
         <div className="activity-changes">
@@ -75,12 +79,12 @@ function Entry({ entry, showItem }: { entry: ActivityEntry; showItem: boolean })
   );
 }
 
-export function ActivityList({ entries, showItem = false }: { entries: ActivityEntry[]; showItem?: boolean }) {
+export function ActivityList({ entries, showItem = false, actions }: { entries: ActivityEntry[]; showItem?: boolean; actions?: EntryActions }) {
   if (entries.length === 0) return <EmptyState title="No activity yet">Changes appear here with who made them.</EmptyState>;
   return (
     <ol className="activity-list">
       {entries.map((entry) => (
-        <Entry key={entry.id} entry={entry} showItem={showItem} />
+        <Entry key={entry.id} entry={entry} showItem={showItem} actions={actions} />
       ))}
     </ol>
   );

@@ -43,6 +43,7 @@ export type Project = AnswerOf<'projects_retrieve'>;
 export type FeatureFlag = Schemas['FeatureFlag'];
 export type FlagStatus = FeatureFlag['status'];
 export type EvaluationRuntime = FeatureFlag['evaluation_runtime'];
+export type PersonsServed = AnswerOf<'feature_flags_persons_served_retrieve'>;
 
 export type ActivityEntry = Schemas['ActivityLog'];
 export type ActivityChange = NonNullable<ActivityEntry['detail']['changes']>[number];

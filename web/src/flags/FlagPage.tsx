@@ -21,6 +21,8 @@ import { FlagOverview } from './FlagOverview.tsx';
 import { flagTypeLabel } from './flag-summary.ts';
 import { FlagEnvironments } from './FlagEnvironments.tsx';
 import { FlagUsage } from './FlagUsage.tsx';
+import { useFlagRevert } from './FlagRevert.tsx';
+import { servedSentence, useConfirmTurnOff, usePersonsServed } from './served.tsx';
 
 const TABS = [
   { id: 'overview', label: 'Overview' },
@@ -33,13 +35,20 @@ const TABS = [
 
 function FlagHistory({ flag }: { flag: FeatureFlag }) {
   const [page, setPage] = useState(1);
-  return <PagedActivity activity={useFlagActivity(flag.id, page)} page={page} onPage={setPage} />;
+  const revert = useFlagRevert(flag);
+  return (
+    <>
+      <PagedActivity activity={useFlagActivity(flag.id, page)} page={page} onPage={setPage} actions={revert.button} />
+      {revert.dialog}
+    </>
+  );
 }
 
 function DeleteOrRestore({ flag }: { flag: FeatureFlag }) {
   const [confirming, setConfirming] = useState(false);
   const update = useUpdateFlag(flag.id);
   const toast = useToast();
+  const served = usePersonsServed(flag.id, confirming);
   if (flag.deleted) {
     return (
       <Button
@@ -87,6 +96,11 @@ function DeleteOrRestore({ flag }: { flag: FeatureFlag }) {
           </>
         }
       >
+        {served !== null && served > 0 ? (
+          <p>
+            <strong>{servedSentence(flag.key, served)}</strong>
+          </p>
+        ) : null}
         <p>
           SDKs stop receiving <code>{flag.key}</code> at once and treat it as off. The flag is kept: you can restore it, and its key is free for a new flag meanwhile.
         </p>
@@ -100,6 +114,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
   const flag = useFlag(flagId);
   const update = useUpdateFlag(flagId);
   const toast = useToast();
+  const turnOff = useConfirmTurnOff();
   const [params, setParams] = useUrlParams();
   const tab = TABS.some((item) => item.id === params.get('tab')) ? params.get('tab')! : 'overview';
   useDocumentTitle(flag.data?.key ?? 'Feature flag');
@@ -130,17 +145,20 @@ export function FlagPage({ flagId }: { flagId: number }) {
                 checked={data.active}
                 showLabel
                 label={data.active ? 'Enabled' : 'Disabled'}
-                busy={update.isPending}
+                busy={update.isPending || turnOff.checking === data.id}
                 disabled={!data.can_edit}
-                onChange={(active) =>
-                  update.mutate(
-                    { changes: { active }, version: data.version },
-                    {
-                      onSuccess: (saved) => toast.show(`"${saved.key}" is now ${saved.active ? 'enabled' : 'disabled'}.`),
-                      onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
-                    },
-                  )
-                }
+                onChange={(active) => {
+                  const apply = () =>
+                    update.mutate(
+                      { changes: { active }, version: data.version },
+                      {
+                        onSuccess: (saved) => toast.show(`"${saved.key}" is now ${saved.active ? 'enabled' : 'disabled'}.`),
+                        onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
+                      },
+                    );
+                  if (active) apply();
+                  else void turnOff.request(data, apply);
+                }}
               />
             ) : null}
             <DeleteOrRestore flag={data} />
@@ -166,6 +184,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
         ) : null}
         {tab === 'history' ? <FlagHistory flag={data} /> : null}
       </TabPanel>
+      {turnOff.dialog}
     </>
   );
 }

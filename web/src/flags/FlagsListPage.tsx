@@ -6,11 +6,12 @@ import type { FeatureFlag, Paginated } from '../api/types.ts';
 import { displayName, useProject, useProjectPath } from '../shell/session.ts';
 import { formatDate, formatRelative } from '../lib/format.ts';
 import { useListPage } from '../lib/list-page.ts';
-import { LinkButton } from '../ui/Button.tsx';
+import { Button, LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
 import { FilterSelect, ListResults, ListToolbar, TagsFilter } from '../ui/ListPage.tsx';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { Switch } from '../ui/Switch.tsx';
+import { useConfirmTurnOff } from './served.tsx';
 import type { Column } from '../ui/Table.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { FLAG_PAGE_SIZE, flagKeys, flagListParamsFrom, useFlagList } from './api.ts';
@@ -40,7 +41,11 @@ const EVALUATION_TAG_OPTIONS = [
   { value: 'true', label: 'With evaluation tags' },
   { value: 'false', label: 'Without evaluation tags' },
 ];
-const FILTER_KEYS = ['search', 'active', 'type', 'evaluation_runtime', 'tags', 'has_evaluation_tags', 'created_by_id'] as const;
+const FILTER_KEYS = ['search', 'active', 'type', 'evaluation_runtime', 'tags', 'has_evaluation_tags', 'created_by_id', 'deleted'] as const;
+const DELETED_OPTIONS = [
+  { value: '', label: 'Live flags' },
+  { value: 'true', label: 'Deleted' },
+];
 
 /** The inline switch: the list shows the new state at once and goes back if the server refuses. */
 function useToggleActive(listKey: readonly unknown[]) {
@@ -70,6 +75,20 @@ function useToggleActive(listKey: readonly unknown[]) {
   });
 }
 
+/** Restores a deleted flag from the "Deleted" list; refused (its key taken meanwhile, say) with the server's words. */
+function useRestore() {
+  const path = useProjectPath();
+  const project = useProject();
+  const client = useQueryClient();
+  const toast = useToast();
+  return useMutation({
+    mutationFn: (flag: FeatureFlag) => api.patch<FeatureFlag>(path(`feature_flags/${flag.id}/`), { deleted: false }, { 'if-match': `"${flag.version}"` }),
+    onSuccess: (restored) => toast.show(`Restored "${restored.key}".`),
+    onError: (error, flag) => toast.show(`"${flag.key}" could not be restored: ${errorMessage(error)}`, 'error'),
+    onSettled: () => client.invalidateQueries({ queryKey: flagKeys.all(project.id) }),
+  });
+}
+
 export function FlagsListPage() {
   useDocumentTitle('Feature flags');
   const project = useProject();
@@ -77,6 +96,8 @@ export function FlagsListPage() {
   const listParams = flagListParamsFrom(list.params);
   const flags = useFlagList(listParams);
   const toggle = useToggleActive(flagKeys.list(project.id, listParams));
+  const turnOff = useConfirmTurnOff();
+  const restore = useRestore();
 
   const columns: Column<FeatureFlag>[] = [
     {
@@ -132,15 +153,20 @@ export function FlagsListPage() {
       key: 'active',
       header: 'Enabled',
       align: 'right',
-      render: (flag) => (
+      render: (flag) =>
+        flag.deleted ? (
+          <Button size="sm" disabled={!flag.can_edit} loading={restore.isPending && restore.variables?.id === flag.id} onClick={() => restore.mutate(flag)} aria-label={`Restore ${flag.key}`}>
+            Restore
+          </Button>
+        ) : (
         <Switch
           checked={flag.active}
           label={`${flag.active ? 'Disable' : 'Enable'} ${flag.key}`}
           disabled={!flag.can_edit}
-          busy={toggle.isPending && toggle.variables?.flag.id === flag.id}
-          onChange={(active) => toggle.mutate({ flag, active })}
+          busy={(toggle.isPending && toggle.variables?.flag.id === flag.id) || turnOff.checking === flag.id}
+          onChange={(active) => (active ? toggle.mutate({ flag, active }) : void turnOff.request(flag, () => toggle.mutate({ flag, active })))}
         />
-      ),
+        ),
     },
   ];
 
@@ -163,6 +189,7 @@ export function FlagsListPage() {
         <FilterSelect list={list} name="type" label="Type" options={TYPE_OPTIONS} />
         <FilterSelect list={list} name="evaluation_runtime" label="Evaluation runtime" options={RUNTIME_OPTIONS} />
         <FilterSelect list={list} name="has_evaluation_tags" label="Evaluation tags" options={EVALUATION_TAG_OPTIONS} />
+        <FilterSelect list={list} name="deleted" label="Deleted" options={DELETED_OPTIONS} />
         <TagsFilter list={list} />
       </ListToolbar>
       <ListResults
@@ -189,6 +216,7 @@ export function FlagsListPage() {
           </EmptyState>
         }
       />
+      {turnOff.dialog}
     </>
   );
 }

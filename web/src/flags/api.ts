@@ -15,6 +15,8 @@ export interface FlagListParams {
   tags?: string;
   has_evaluation_tags?: string;
   created_by_id?: string;
+  /** 'true': deleted flags only, to restore them. */
+  deleted?: string;
   order?: string;
   offset?: number;
 }
@@ -29,6 +31,7 @@ export function flagListParamsFrom(params: URLSearchParams): FlagListParams {
     tags: params.get('tags') ?? undefined,
     has_evaluation_tags: params.get('has_evaluation_tags') ?? undefined,
     created_by_id: params.get('created_by_id') ?? undefined,
+    deleted: params.get('deleted') ?? undefined,
     order: params.get('order') ?? undefined,
     offset: Number(params.get('offset') ?? 0) || undefined,
   };

@@ -705,6 +705,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/feature_flags/{id}/persons_served": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many distinct persons the flag served in the last 24 hours (Bellwether; the console asks before turning such a flag off) */
+        get: operations["feature_flags_persons_served_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/feature_flags/bulk_keys": {
         parameters: {
             query?: never;
@@ -1060,6 +1077,23 @@ export interface paths {
         };
         /** The flag's status and why */
         get: operations["environments_feature_flags_status_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/feature_flags/{id}/persons_served": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** How many distinct persons the flag served in the last 24 hours (Bellwether; the console asks before turning such a flag off) */
+        get: operations["environments_feature_flags_persons_served_retrieve"];
         put?: never;
         post?: never;
         delete?: never;
@@ -7422,6 +7456,8 @@ export interface operations {
                 key?: string;
                 /** @description true: archived flags only; false: flags not archived. Absent: archived flags are left out. */
                 archived?: string;
+                /** @description Bellwether: true lists deleted flags only (archived or not), to find and restore them. Absent or false: live flags. */
+                deleted?: string;
                 /** @description JSON list or comma-separated tag names; any of them */
                 tags?: string;
                 /** @description boolean, multivariant, experiment or remote_config */
@@ -8141,6 +8177,38 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    feature_flags_persons_served_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description distinct persons that reported $feature_flag_called for the flag in the window */
+                        persons: number;
+                        /** @description the window, in hours before now */
+                        hours: number;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     feature_flags_bulk_keys_create: {
         parameters: {
             query?: never;
@@ -8539,6 +8607,8 @@ export interface operations {
                 key?: string;
                 /** @description true: archived flags only; false: flags not archived. Absent: archived flags are left out. */
                 archived?: string;
+                /** @description Bellwether: true lists deleted flags only (archived or not), to find and restore them. Absent or false: live flags. */
+                deleted?: string;
                 /** @description JSON list or comma-separated tag names; any of them */
                 tags?: string;
                 /** @description boolean, multivariant, experiment or remote_config */
@@ -9249,6 +9319,38 @@ export interface operations {
                         /** @description active, stale, inactive or deleted */
                         status: string;
                         reason: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_feature_flags_persons_served_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description distinct persons that reported $feature_flag_called for the flag in the window */
+                        persons: number;
+                        /** @description the window, in hours before now */
+                        hours: number;
                     };
                 };
             };
