@@ -4,6 +4,7 @@ import { approvals } from './approvals/plugin.ts';
 import { cohorts } from './cohorts/plugin.ts';
 import { webConsole, type ConsoleOptions } from './console/plugin.ts';
 import { dashboards } from './dashboards/plugin.ts';
+import { earlyAccess } from './early-access/plugin.ts';
 import { ingestion } from './events/ingestion/plugin.ts';
 import { eventsList } from './events/list/plugin.ts';
 import { experiments } from './experiments/plugin.ts';
@@ -43,6 +44,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(sdk, options);
   await app.register(surveys, options);
   await app.register(experiments);
+  await app.register(earlyAccess);
   await app.register(persons);
   await app.register(eventsList);
   await app.register(taxonomy);
