@@ -36,6 +36,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(accounts, options);
   await app.register(publicSurface);
   await app.register(flags);
+  // Before approvals: its flag guard refuses an edit before a change request is made for it.
+  await app.register(earlyAccess);
   await app.register(scheduledChanges, options);
   await app.register(approvals);
   await app.register(cohorts);
@@ -44,7 +46,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(sdk, options);
   await app.register(surveys, options);
   await app.register(experiments);
-  await app.register(earlyAccess);
   await app.register(persons);
   await app.register(eventsList);
   await app.register(taxonomy);

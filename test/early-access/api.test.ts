@@ -96,6 +96,13 @@ describe('management API', () => {
     const clash = await post({ name: flag.key, stage: 'beta' });
     assert.equal(clash.statusCode, 400);
     assert.equal((await t.request({ method: 'GET', url: url('not-a-uuid') })).statusCode, 404);
+    const flagUrl = `/api/projects/${t.projectId}/feature_flags/${flag.id}/`;
+    const deleting = await t.request({ method: 'PATCH', url: flagUrl, payload: { deleted: true } });
+    assert.equal(deleting.statusCode, 400);
+    assert.match(deleting.json().detail, /^Cannot delete a feature flag that is in use with early access features/);
+    const grouping = await t.request({ method: 'PATCH', url: flagUrl, payload: { filters: { aggregation_group_type_index: 0, groups: [{ properties: [], rollout_percentage: 30 }] } } });
+    assert.equal(grouping.statusCode, 400, grouping.body);
+    assert.equal((await t.request({ method: 'GET', url: flagUrl })).json().deleted, false);
   });
 });
 
