@@ -15,6 +15,7 @@ function lazyNamed<Props, Name extends string>(load: () => Promise<Record<Name, 
 // its own chunk, fetched on first visit, so a first load parses only what the list needs.
 const FlagEditPage = lazyNamed(() => import('../flags/FlagEditPage.tsx'), 'FlagEditPage');
 const FlagPage = lazyNamed(() => import('../flags/FlagPage.tsx'), 'FlagPage');
+const EarlyAccessPage = lazyNamed(() => import('../early-access/EarlyAccessPage.tsx'), 'EarlyAccessPage');
 const CohortsListPage = lazyNamed(() => import('../cohorts/CohortsListPage.tsx'), 'CohortsListPage');
 const CohortPage = lazyNamed(() => import('../cohorts/CohortPage.tsx'), 'CohortPage');
 const PersonsListPage = lazyNamed(() => import('../persons/PersonsListPage.tsx'), 'PersonsListPage');
@@ -54,6 +55,7 @@ export function ConsoleRoutes() {
       <Route path="/experiments">{() => <ExperimentsListPage />}</Route>
       <Route path="/experiments/new">{() => <ExperimentNewPage />}</Route>
       <Route path="/experiments/:id">{(params) => <ExperimentPage experimentId={Number(params.id)} />}</Route>
+      <Route path="/early_access_features">{() => <EarlyAccessPage />}</Route>
       <Route path="/cohorts">{() => <CohortsListPage />}</Route>
       <Route path="/cohorts/new">{() => <CohortPage cohortId={null} />}</Route>
       <Route path="/cohorts/:id">{(params) => <CohortPage cohortId={Number(params.id)} />}</Route>
