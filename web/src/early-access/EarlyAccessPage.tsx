@@ -82,7 +82,7 @@ function NewFeature() {
     },
   });
   return (
-    <Card title="New feature">
+    <Card title="New feature" className="early-access-card">
       <form
         className="early-access-form"
         onSubmit={(event) => {
@@ -148,10 +148,10 @@ export function EarlyAccessPage() {
       ) : rows.length === 0 ? (
         <EmptyState title="No early access features yet">Create one above; posthog-js lists those in beta.</EmptyState>
       ) : (
-        <Table caption="Early access features" columns={columns} rows={rows} rowKey={(feature) => feature.id} />
+        <div className="early-access-card"><Table caption="Early access features" columns={columns} rows={rows} rowKey={(feature) => feature.id} /></div>
       )}
       {current ? (
-        <Card title={`${current.name}: opted in`}>
+        <Card title={`${current.name}: opted in`} className="early-access-card">
           <Enrolled feature={current} />
           {current.feature_flag && token.data ? (
             <CopyField label="posthog-js" multiline value={snippet(token.data.api_token, current.feature_flag.key)} hint="Opting in sets a person property; the flag follows." />
