@@ -4,6 +4,7 @@ import { approvals } from './approvals/plugin.ts';
 import { cohorts } from './cohorts/plugin.ts';
 import { webConsole, type ConsoleOptions } from './console/plugin.ts';
 import { dashboards } from './dashboards/plugin.ts';
+import { earlyAccess } from './early-access/plugin.ts';
 import { ingestion } from './events/ingestion/plugin.ts';
 import { eventsList } from './events/list/plugin.ts';
 import { experiments } from './experiments/plugin.ts';
@@ -35,6 +36,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(accounts, options);
   await app.register(publicSurface);
   await app.register(flags);
+  // Before approvals: its flag guard refuses an edit before a change request is made for it.
+  await app.register(earlyAccess);
   await app.register(scheduledChanges, options);
   await app.register(approvals);
   await app.register(cohorts);

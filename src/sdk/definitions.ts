@@ -61,6 +61,21 @@ export function minimalFlag(live: LiveFlag, filters: FlagFilters = live.flag.fil
   };
 }
 
+/**
+ * A flag with `feature_enrollment` in the terms server SDKs evaluate (they do not know the
+ * marker): opted in (`true`/"true") matches first; every other condition set applies only while
+ * the property is not set, so an opt-out is false. Without the property the SDK cannot decide
+ * locally and asks the server, which has the person's stored properties.
+ */
+export function enrollmentAsConditions(key: string, filters: FlagFilters): FlagFilters {
+  if ((filters as FlagFilters & { feature_enrollment?: unknown }).feature_enrollment !== true) return filters;
+  const property = `$feature_enrollment/${key}`;
+  const notSet: FlagProperty = { key: property, type: 'person', operator: 'is_not_set', value: 'is_not_set' };
+  const enrolled: FlagGroup = { properties: [{ key: property, type: 'person', operator: 'exact', value: ['true'] }], rollout_percentage: 100 };
+  const groups = (filters.groups ?? []).map((group) => ({ ...group, properties: [...(group.properties ?? []), notSet] }));
+  return { ...filters, groups: [enrolled, ...groups] };
+}
+
 /** Rewrites `type: "flag"` properties from the stored flag id to the flag key with its chain. */
 class DependencyRewriter {
   private readonly index: FlagIndex;
@@ -126,7 +141,7 @@ export function definitionsBody(view: DefinitionsSource, sendCohorts: boolean): 
     }
   }
   return {
-    flags: served.map((live) => minimalFlag(live, rewriter.filters(live.flag.filters))),
+    flags: served.map((live) => minimalFlag(live, enrollmentAsConditions(live.record.key, rewriter.filters(live.flag.filters)))),
     group_type_mapping: Object.fromEntries(Object.entries(view.groupTypeMapping).map(([index, name]) => [String(index), name])),
     cohorts,
   };

@@ -18,6 +18,7 @@ const FlagPage = lazyNamed(() => import('../flags/FlagPage.tsx'), 'FlagPage');
 const PlaygroundPage = lazyNamed(() => import('../playground/PlaygroundPage.tsx'), 'PlaygroundPage');
 const OnboardingPage = lazyNamed(() => import('../onboarding/OnboardingPage.tsx'), 'OnboardingPage');
 const EventsPage = lazyNamed(() => import('../events/EventsPage.tsx'), 'EventsPage');
+const EarlyAccessPage = lazyNamed(() => import('../early-access/EarlyAccessPage.tsx'), 'EarlyAccessPage');
 const CohortsListPage = lazyNamed(() => import('../cohorts/CohortsListPage.tsx'), 'CohortsListPage');
 const CohortPage = lazyNamed(() => import('../cohorts/CohortPage.tsx'), 'CohortPage');
 const PersonsListPage = lazyNamed(() => import('../persons/PersonsListPage.tsx'), 'PersonsListPage');
@@ -60,6 +61,7 @@ export function ConsoleRoutes() {
       <Route path="/experiments/:id">{(params) => <ExperimentPage experimentId={Number(params.id)} />}</Route>
       <Route path="/onboarding">{() => <OnboardingPage />}</Route>
       <Route path="/events">{() => <EventsPage />}</Route>
+      <Route path="/early_access_features">{() => <EarlyAccessPage />}</Route>
       <Route path="/cohorts">{() => <CohortsListPage />}</Route>
       <Route path="/cohorts/new">{() => <CohortPage cohortId={null} />}</Route>
       <Route path="/cohorts/:id">{(params) => <CohortPage cohortId={Number(params.id)} />}</Route>

@@ -9,6 +9,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Feature flags', href: '/feature_flags' },
   { label: 'Experiments', href: '/experiments' },
   { label: 'Surveys', href: '/surveys' },
+  { label: 'Early access', href: '/early_access_features' },
   { label: 'Cohorts', href: '/cohorts' },
   { label: 'Persons', href: '/persons' },
   { label: 'Events', href: '/events' },

@@ -1296,6 +1296,136 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/projects/{project_id}/early_access_feature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List early access features (newest first) */
+        get: operations["early_access_feature_list"];
+        put?: never;
+        /** Create a feature: links `feature_flag_id` or creates a flag (key = slug of the name, rollout 0 %); an enrolling stage marks the flag */
+        post: operations["early_access_feature_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/projects/{project_id}/early_access_feature/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a feature */
+        get: operations["early_access_feature_retrieve"];
+        /** Update a feature; a stage change marks (alpha, beta, general availability) or unmarks (draft, concept, archived) the flag */
+        put: operations["early_access_feature_update"];
+        post?: never;
+        /** Delete a feature; its flag stays, unmarked */
+        delete: operations["early_access_feature_destroy"];
+        options?: never;
+        head?: never;
+        /** Update a feature; a stage change marks (alpha, beta, general availability) or unmarks (draft, concept, archived) the flag */
+        patch: operations["early_access_feature_partial_update"];
+        trace?: never;
+    };
+    "/api/projects/{project_id}/early_access_feature/{id}/enrolled_persons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Persons who opted in (up to 100, newest first) */
+        get: operations["early_access_feature_enrolled_persons_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/early_access_feature": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List early access features (newest first) */
+        get: operations["environments_early_access_feature_list"];
+        put?: never;
+        /** Create a feature: links `feature_flag_id` or creates a flag (key = slug of the name, rollout 0 %); an enrolling stage marks the flag */
+        post: operations["environments_early_access_feature_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/environments/{project_id}/early_access_feature/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Retrieve a feature */
+        get: operations["environments_early_access_feature_retrieve"];
+        /** Update a feature; a stage change marks (alpha, beta, general availability) or unmarks (draft, concept, archived) the flag */
+        put: operations["environments_early_access_feature_update"];
+        post?: never;
+        /** Delete a feature; its flag stays, unmarked */
+        delete: operations["environments_early_access_feature_destroy"];
+        options?: never;
+        head?: never;
+        /** Update a feature; a stage change marks (alpha, beta, general availability) or unmarks (draft, concept, archived) the flag */
+        patch: operations["environments_early_access_feature_partial_update"];
+        trace?: never;
+    };
+    "/api/environments/{project_id}/early_access_feature/{id}/enrolled_persons": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Persons who opted in (up to 100, newest first) */
+        get: operations["environments_early_access_feature_enrolled_persons_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/early_access_features/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The early access features posthog-js lists (public)
+         * @description Authenticated by the project token (`?token=<phc_…>`). `stage` may repeat; default `beta`.
+         */
+        get: operations["early_access_features_retrieve"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/projects/{project_id}/scheduled_changes": {
         parameters: {
             query?: never;
@@ -9785,6 +9915,824 @@ export interface operations {
             409: components["responses"]["Conflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: string;
+                            feature_flag: {
+                                id: number;
+                                team_id: number;
+                                name: string;
+                                key: string;
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                active: boolean;
+                                ensure_experience_continuity: boolean | null;
+                            } | null;
+                            name: string;
+                            description: string;
+                            /** @enum {unknown} */
+                            stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                            documentation_url: string;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description draft, concept, alpha, beta, general-availability, archived */
+                    stage?: string;
+                    documentation_url?: string;
+                    /** @description any JSON object; falsy = {} */
+                    payload?: unknown;
+                    feature_flag_id?: number | null;
+                    /** @description with stage general-availability: the flag serves everyone */
+                    rollout_to_all?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description draft, concept, alpha, beta, general-availability, archived */
+                    stage?: string;
+                    documentation_url?: string;
+                    /** @description any JSON object; falsy = {} */
+                    payload?: unknown;
+                    feature_flag_id?: number | null;
+                    /** @description with stage general-availability: the flag serves everyone */
+                    rollout_to_all?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description draft, concept, alpha, beta, general-availability, archived */
+                    stage?: string;
+                    documentation_url?: string;
+                    /** @description any JSON object; falsy = {} */
+                    payload?: unknown;
+                    feature_flag_id?: number | null;
+                    /** @description with stage general-availability: the flag serves everyone */
+                    rollout_to_all?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_feature_enrolled_persons_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            id: string;
+                            distinct_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_list: {
+        parameters: {
+            query?: {
+                limit?: number;
+                offset?: number;
+            };
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        /** Format: uri */
+                        next: string | null;
+                        /** Format: uri */
+                        previous: string | null;
+                        results: {
+                            id: string;
+                            feature_flag: {
+                                id: number;
+                                team_id: number;
+                                name: string;
+                                key: string;
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                                deleted: boolean;
+                                active: boolean;
+                                ensure_experience_continuity: boolean | null;
+                            } | null;
+                            name: string;
+                            description: string;
+                            /** @enum {unknown} */
+                            stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                            documentation_url: string;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            created_by: components["schemas"]["UserBasic"] | null;
+                            created_at: string;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description draft, concept, alpha, beta, general-availability, archived */
+                    stage?: string;
+                    documentation_url?: string;
+                    /** @description any JSON object; falsy = {} */
+                    payload?: unknown;
+                    feature_flag_id?: number | null;
+                    /** @description with stage general-availability: the flag serves everyone */
+                    rollout_to_all?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description draft, concept, alpha, beta, general-availability, archived */
+                    stage?: string;
+                    documentation_url?: string;
+                    /** @description any JSON object; falsy = {} */
+                    payload?: unknown;
+                    feature_flag_id?: number | null;
+                    /** @description with stage general-availability: the flag serves everyone */
+                    rollout_to_all?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_destroy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_partial_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    description?: string;
+                    /** @description draft, concept, alpha, beta, general-availability, archived */
+                    stage?: string;
+                    documentation_url?: string;
+                    /** @description any JSON object; falsy = {} */
+                    payload?: unknown;
+                    feature_flag_id?: number | null;
+                    /** @description with stage general-availability: the flag serves everyone */
+                    rollout_to_all?: boolean;
+                    _create_in_folder?: string | null;
+                } & {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        feature_flag: {
+                            id: number;
+                            team_id: number;
+                            name: string;
+                            key: string;
+                            filters: {
+                                [key: string]: unknown;
+                            };
+                            deleted: boolean;
+                            active: boolean;
+                            ensure_experience_continuity: boolean | null;
+                        } | null;
+                        name: string;
+                        description: string;
+                        /** @enum {unknown} */
+                        stage: "draft" | "concept" | "alpha" | "beta" | "general-availability" | "archived";
+                        documentation_url: string;
+                        payload: {
+                            [key: string]: unknown;
+                        };
+                        created_by: components["schemas"]["UserBasic"] | null;
+                        created_at: string;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    environments_early_access_feature_enrolled_persons_retrieve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                project_id: string;
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            id: string;
+                            distinct_id: string | null;
+                        }[];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    early_access_features_retrieve: {
+        parameters: {
+            query?: {
+                /** @description The project token (phc_…). Required. */
+                token?: string;
+                /** @description repeatable; default beta */
+                stage?: string | string[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        earlyAccessFeatures: {
+                            id: string;
+                            name: string;
+                            description: string;
+                            stage: string;
+                            documentationUrl: string;
+                            flagKey: string | null;
+                            payload: {
+                                [key: string]: unknown;
+                            };
+                            /** @enum {object|null} */
+                            assignee: never | null;
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
