@@ -10,7 +10,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { defineArea } from '../kernel/area.ts';
-import { PACKAGE_ROOT } from '../kernel/package-root.ts';
+import { PACKAGE_ROOT } from '../db/package-root.ts';
 import { IMMUTABLE_CACHE, REVALIDATE_CACHE } from './headers.ts';
 
 export const DEFAULT_CONSOLE_DIR = path.join(PACKAGE_ROOT, 'web', 'dist');

@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { PACKAGE_ROOT } from '../kernel/package-root.ts';
+import { PACKAGE_ROOT } from './package-root.ts';
 import { createPool, type Pool } from './pool.ts';
 
 const MIGRATIONS_DIR = path.join(PACKAGE_ROOT, 'src', 'db', 'migrations');

@@ -10,7 +10,7 @@ import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
 import { Card } from '../ui/Page.tsx';
 import { useEvaluationReasons } from './api.ts';
-import { reasonText } from './reasons.ts';
+import { reasonText } from '../lib/reasons.ts';
 
 /** "Why does this person get this value?": the engine's reason for one distinct id. */
 export function FlagEvaluate({ flag }: { flag: FeatureFlag }) {

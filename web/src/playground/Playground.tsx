@@ -3,7 +3,7 @@ import { useMutation } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../api/client.ts';
 import type { PlaygroundAnswer, PlaygroundFlag, PlaygroundRequest } from '../api/types.ts';
-import { reasonText } from '../flags/reasons.ts';
+import { reasonText } from '../lib/reasons.ts';
 import { useProjectPath } from '../shell/session.ts';
 import { Badge } from '../ui/Badge.tsx';
 import { Button } from '../ui/Button.tsx';
