@@ -10,7 +10,7 @@ import { presentPublicFeature } from './present.ts';
 import { PublicQuery, PublicResponse } from './schemas.ts';
 import { featuresInStages } from './store.ts';
 
-export const PUBLIC_URL = '/api/early_access_features/';
+export const PUBLIC_URL = '/api/early_access_features';
 
 export function stagesOf(raw: string | string[] | undefined): string[] {
   if (raw === undefined) return ['beta'];

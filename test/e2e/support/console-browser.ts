@@ -91,6 +91,9 @@ export async function atBothSizes(opened: ConsolePage, name: string, ready: (pag
   ] as const) {
     await step(opened, `${name} at ${viewport.width}px`, async () => {
       await page.setViewportSize(viewport);
+      // Resize observers (a chart redrawing at its new width) are told during the next rendering
+      // step: let two frames pass so the page is measured as it settles, not mid-resize.
+      await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
       await ready(page);
       const overflow = await page.evaluate(() => {
         const width = document.documentElement.clientWidth;
