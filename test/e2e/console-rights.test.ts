@@ -77,6 +77,8 @@ async function reasonOf(page: Page, control: Locator): Promise<string | null> {
 
 /** Focus shows the reason as a tip beside the control. */
 async function tipShows(page: Page, control: Locator, reason: string): Promise<void> {
+  // Focus events reach only the page in front; this test keeps a member's and an admin's page open.
+  await page.bringToFront();
   await control.evaluate((element) => (element as HTMLElement).blur());
   await control.focus();
   await page.getByRole('tooltip').filter({ hasText: reason }).waitFor({ state: 'visible' });
