@@ -1406,7 +1406,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/early_access_features/": {
+    "/api/early_access_features": {
         parameters: {
             query?: never;
             header?: never;
