@@ -72,3 +72,63 @@ test('bad requests: missing fields, unknown flag, the source as target, scope an
   assert.equal(await flagIn(target, 'scoped-copy'), undefined);
   assert.equal((await t.request({ method: 'GET', url: `/api/organizations/${organizationId}/feature_flags/copy_flags/` })).statusCode, 405);
 });
+
+test('If-Match / If-None-Match: a target changed since the caller looked is not written, and says who changed it', async () => {
+  const staging = t.projectId;
+  const production = await otherProject(t);
+  await createFlag(t, { key: 'guarded', name: 'Guarded', active: true, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } });
+  const request = (headers: Record<string, string>, targets = [production]) =>
+    t.request({
+      method: 'POST',
+      url: `/api/organizations/${organizationId}/feature_flags/copy_flags/`,
+      payload: { feature_flag_key: 'guarded', from_project: staging, target_project_ids: targets },
+      headers,
+    });
+  const conflictWords = (by: string) => `The feature flag was updated by ${by} since you started editing it. Please refresh and try again.`;
+
+  // Previewed with no flag there; someone creates one before the copy.
+  const seen = (await t.request({ method: 'POST', url: `/api/projects/${production}/feature_flags/`, payload: { key: 'guarded', active: false } })).json();
+  const absent = await request({ 'if-none-match': '*' });
+  assert.equal(absent.statusCode, 200, absent.body);
+  assert.deepEqual(absent.json(), { success: [], failed: [{ project_id: production, errors: conflictWords(seen.created_by.email) }] });
+  assert.equal((await flagIn(production, 'guarded')).version, 1, 'nothing written');
+
+  // Previewed at version 1; someone edits it (version 2) before the copy.
+  const edited = await t.request({ method: 'PATCH', url: `/api/projects/${production}/feature_flags/${seen.id}/`, payload: { name: 'edited meanwhile' } });
+  assert.equal(edited.json().version, 2);
+  const stale = await request({ 'if-match': '"1"' });
+  assert.deepEqual(stale.json().failed, [{ project_id: production, errors: conflictWords(seen.created_by.email) }]);
+  const after = await flagIn(production, 'guarded');
+  assert.equal(after.version, 2);
+  assert.equal(after.name, 'edited meanwhile');
+  assert.equal(after.active, false);
+
+  // The version the caller saw now: written.
+  const fresh = await request({ 'if-match': 'W/"2"' });
+  assert.equal(fresh.json().failed.length, 0, fresh.body);
+  assert.equal(fresh.json().success[0].version, 3);
+  assert.equal((await flagIn(production, 'guarded')).active, true);
+
+  // Previewed with a flag there; it is deleted before the copy: refused, not created anew.
+  await t.request({ method: 'PATCH', url: `/api/projects/${production}/feature_flags/${seen.id}/`, payload: { deleted: true } });
+  const gone = await request({ 'if-match': '"4"' });
+  assert.deepEqual(gone.json().failed, [{ project_id: production, errors: conflictWords('another user') }]);
+  assert.equal(await flagIn(production, 'guarded'), undefined);
+  // And with no flag there, If-None-Match lets the copy create it.
+  const created = await request({ 'if-none-match': '*' });
+  assert.equal(created.json().success[0].version, 1, created.body);
+
+  // Hostile or ambiguous preconditions are a 400, and nothing is written.
+  const other = await otherProject(t);
+  for (const [headers, targets] of [
+    [{ 'if-match': '"1"' }, [production, other]],
+    [{ 'if-match': 'yesterday' }, [other]],
+    [{ 'if-none-match': '"3"' }, [other]],
+    [{ 'if-match': '"1"', 'if-none-match': '*' }, [other]],
+  ] as const) {
+    const refused = await request(headers, [...targets]);
+    assert.equal(refused.statusCode, 400, `${JSON.stringify(headers)}: ${refused.body}`);
+    assert.equal(refused.json().type, 'validation_error');
+  }
+  assert.equal(await flagIn(other, 'guarded'), undefined);
+});

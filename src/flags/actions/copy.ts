@@ -12,6 +12,7 @@ import { principalCanReach, type Principal } from '../../accounts/auth/principal
 import { ApiError, validationError } from '../../kernel/errors.ts';
 import { toUserSummary } from '../../accounts/users/user-summary.ts';
 import { createFlag } from '../create.ts';
+import { conflictError } from '../errors.ts';
 import { flagJson, renderFlag, type FlagViewer } from '../present.ts';
 import type { FlagRecord } from '../record.ts';
 import type { FlagWriteBody } from '../schemas.ts';
@@ -26,7 +27,14 @@ export interface CopyRequest {
   feature_flag_key?: string;
   from_project?: number;
   target_project_ids?: number[];
+  /**
+   * What the caller saw in the one target (`If-Match` / `If-None-Match: *`): that flag version,
+   * any flag (`*`), or no flag of the key (`absent`). A target that changed since is not written.
+   */
+  target_precondition?: TargetPrecondition;
 }
+
+export type TargetPrecondition = number | '*' | 'absent';
 
 export interface CopyAnswer {
   /** Each copied flag as the flag API renders it (JSON text, joined by the route). */
@@ -56,6 +64,10 @@ export type CopyDeps = FlagDeps & CohortDeps;
 export async function copyFlags(deps: CopyDeps, principal: Principal, organizationId: string, request: CopyRequest): Promise<CopyAnswer> {
   const { feature_flag_key: key, from_project: from, target_project_ids: targets } = request;
   if (!key || from === undefined || !targets || targets.length === 0) throw validationError('Missing required fields');
+  const precondition = request.target_precondition ?? null;
+  if (precondition !== null && new Set(targets).size !== 1) {
+    throw validationError('If-Match and If-None-Match name what one target holds: send a single target project.', 'target_project_ids');
+  }
   const reachable = async (projectId: number) => {
     const project = await deps.authenticator.project(projectId);
     return project !== null && project.organizationId === organizationId && principalCanReach(principal, project) ? project : null;
@@ -86,9 +98,14 @@ export async function copyFlags(deps: CopyDeps, principal: Principal, organizati
           targetFlagOf: (dependencyKey) => liveFlagIdByKey(unit.client, projectId, dependencyKey),
         });
         const body = { ...copiedFields(source), filters };
-        return existing === undefined
-          ? createFlag(deps, projectId, actor, body, unit)
-          : updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch: null, within: unit });
+        if (existing === undefined) {
+          // The caller saw a flag there, and it has gone since.
+          if (precondition !== null && precondition !== 'absent') throw conflictError(null);
+          return createFlag(deps, projectId, actor, body, unit);
+        }
+        // No flag has version 0: a caller who saw none is refused with the name of who made it.
+        const ifMatch = precondition === 'absent' ? 0 : precondition;
+        return updateFlagById(deps, { projectId, flagId: existing, viewer, actor, body, ifMatch, within: unit });
       }, { retry: true });
       answer.success.push(flagJson(renderFlag(copied), viewer, new Date()));
     } catch (error) {

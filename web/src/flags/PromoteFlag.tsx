@@ -32,45 +32,70 @@ export function promotionDifferences(source: FeatureFlag, target: FeatureFlag | 
     .map((field) => [field, before[field], after[field]]);
 }
 
-/** "Promote to …": copies the flag shown into `target` through copy_flags, after a preview of what changes there. */
+/** What the preview saw in the target, sent back so a target changed since is not overwritten. */
+function precondition(seen: FeatureFlag | null): Record<string, string> {
+  return seen === null ? { 'if-none-match': '*' } : { 'if-match': `"${seen.version}"` };
+}
+
+/** Whether the target's flag now is not the one the preview was made from. */
+function changedSince(seen: FeatureFlag | null, now: FeatureFlag | null): boolean {
+  return (seen === null) !== (now === null) || (seen !== null && now !== null && (seen.id !== now.id || seen.version !== now.version));
+}
+
+/**
+ * "Promote to …": copies the flag shown into `target` through copy_flags, after a preview of what
+ * changes there. The preview is made from the target's flag as it was when the dialog opened, and
+ * the copy is sent with that version (If-Match): a target changed since is refused, not overwritten.
+ */
 export function PromoteFlag({ flag, from, target, targetFlag }: { flag: FeatureFlag; from: number; target: Project; targetFlag: FeatureFlag | null }) {
-  const [open, setOpen] = useState(false);
+  const [seen, setSeen] = useState<{ flag: FeatureFlag | null } | null>(null);
   const client = useQueryClient();
-  const differences = promotionDifferences(flag, targetFlag);
+  const targetKey = ['flag-in-environment', target.id, flag.key];
   const promote = useMutation({
-    mutationFn: () =>
-      api.post<CopyAnswer>('/api/organizations/@current/feature_flags/copy_flags/', {
-        feature_flag_key: flag.key,
-        from_project: from,
-        target_project_ids: [target.id],
-      }),
+    mutationFn: (previewed: FeatureFlag | null) =>
+      api.post<CopyAnswer>(
+        '/api/organizations/@current/feature_flags/copy_flags/',
+        { feature_flag_key: flag.key, from_project: from, target_project_ids: [target.id] },
+        precondition(previewed),
+      ),
     onSuccess: (answer) => {
-      if (answer && answer.failed.length === 0) {
-        setOpen(false);
-        void client.invalidateQueries({ queryKey: ['flag-in-environment', target.id, flag.key] });
-      }
+      if (answer && answer.failed.length === 0) setSeen(null);
+      void client.invalidateQueries({ queryKey: targetKey });
     },
   });
+  const open = (now: FeatureFlag | null) => {
+    promote.reset();
+    setSeen({ flag: now });
+  };
+  const previewed = seen?.flag ?? null;
+  const differences = promotionDifferences(flag, seen ? previewed : targetFlag);
   const refusal = promote.data?.failed[0]?.errors;
+  const stale = seen !== null && refusal !== undefined && changedSince(previewed, targetFlag);
   return (
     <>
-      <Button size="sm" onClick={() => setOpen(true)} disabled={differences.length === 0}>
-        {differences.length === 0 ? 'Same' : `Promote to ${target.name}`}
+      <Button size="sm" onClick={() => open(targetFlag)} disabled={promotionDifferences(flag, targetFlag).length === 0}>
+        {promotionDifferences(flag, targetFlag).length === 0 ? 'Same' : `Promote to ${target.name}`}
       </Button>
       <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
+        open={seen !== null}
+        onClose={() => setSeen(null)}
         title={`Promote ${flag.key} to ${target.name}?`}
         footer={
           <>
-            <Button onClick={() => setOpen(false)}>Cancel</Button>
-            <Button variant="primary" loading={promote.isPending} onClick={() => promote.mutate()}>
-              Promote
-            </Button>
+            <Button onClick={() => setSeen(null)}>Cancel</Button>
+            {stale ? (
+              <Button variant="primary" onClick={() => open(targetFlag)}>
+                Preview again
+              </Button>
+            ) : (
+              <Button variant="primary" loading={promote.isPending} disabled={refusal !== undefined} onClick={() => promote.mutate(previewed)}>
+                Promote
+              </Button>
+            )}
           </>
         }
       >
-        <p>{targetFlag === null ? `${target.name} has no flag ${flag.key}: it is created as shown here.` : `${target.name}'s flag changes:`}</p>
+        <p>{previewed === null ? `${target.name} has no flag ${flag.key}: it is created as shown here.` : `${target.name}'s flag changes:`}</p>
         <ul className="promote-differences">
           {differences.map(([field, now, after]) => (
             <li key={field}>
@@ -79,7 +104,13 @@ export function PromoteFlag({ flag, from, target, targetFlag }: { flag: FeatureF
           ))}
         </ul>
         {promote.isError ? <Notice tone="error">{errorMessage(promote.error)}</Notice> : null}
-        {refusal ? <Notice tone="error">{refusal}</Notice> : null}
+        {stale ? (
+          <Notice tone="warning">
+            <strong>{target.name}'s flag changed since you looked — preview again.</strong> Nothing was promoted. {refusal}
+          </Notice>
+        ) : refusal ? (
+          <Notice tone="error">{refusal}</Notice>
+        ) : null}
       </Dialog>
     </>
   );
