@@ -8,6 +8,7 @@ import { OneTimeSignInPage } from '../auth/OneTimeSignInPage.tsx';
 import { ResetPasswordPage } from '../auth/ResetPasswordPage.tsx';
 import { SignInPage } from '../auth/SignInPage.tsx';
 import { SignupPage } from '../auth/SignupPage.tsx';
+import { EnvironmentScope, ToCurrentEnvironment } from '../shell/EnvironmentScope.tsx';
 import { Layout } from '../shell/Layout.tsx';
 import { ME_KEY, useMeQuery } from '../shell/session.ts';
 import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
@@ -29,10 +30,29 @@ function SignedIn() {
       </main>
     );
   }
+  const current = me.data.team?.id;
+  if (current === undefined) {
+    return (
+      <Layout>
+        <ConsoleRoutes />
+      </Layout>
+    );
+  }
   return (
-    <Layout>
-      <ConsoleRoutes />
-    </Layout>
+    <Switch>
+      <Route path="/project/:environment" nest>
+        {(params) => (
+          <EnvironmentScope id={params.environment}>
+            <Layout>
+              <ConsoleRoutes />
+            </Layout>
+          </EnvironmentScope>
+        )}
+      </Route>
+      <Route>
+        <ToCurrentEnvironment environmentId={current} />
+      </Route>
+    </Switch>
   );
 }
 

@@ -1,6 +1,7 @@
 import { lazy, Suspense, type ComponentType } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { FlagsListPage } from '../flags/FlagsListPage.tsx';
+import { StartPage } from '../onboarding/StartPage.tsx';
 import { LinkButton } from '../ui/Button.tsx';
 import { EmptyState } from '../ui/EmptyState.tsx';
 import { Spinner } from '../ui/Feedback.tsx';
@@ -11,7 +12,7 @@ function lazyNamed<Props, Name extends string>(load: () => Promise<Record<Name, 
   return lazy(() => load().then((module) => ({ default: module[name] })));
 }
 
-// The flag list is the console's home page and part of the first download; every other page is
+// The flag list (the start page of an environment whose checklist is done) is part of the first download; every other page is
 // its own chunk, fetched on first visit, so a first load parses only what the list needs.
 const FlagEditPage = lazyNamed(() => import('../flags/FlagEditPage.tsx'), 'FlagEditPage');
 const FlagPage = lazyNamed(() => import('../flags/FlagPage.tsx'), 'FlagPage');
@@ -48,9 +49,7 @@ export function ConsoleRoutes() {
   return (
     <Suspense fallback={<Spinner label="Loading the page…" />}>
       <Switch>
-      <Route path="/">
-        <Redirect to="/feature_flags" replace />
-      </Route>
+      <Route path="/">{() => <StartPage />}</Route>
       <Route path="/feature_flags">{() => <FlagsListPage />}</Route>
       <Route path="/feature_flags/playground">{() => <PlaygroundPage />}</Route>
       <Route path="/feature_flags/new">{() => <FlagEditPage flagId={null} />}</Route>

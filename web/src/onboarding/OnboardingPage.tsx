@@ -1,14 +1,16 @@
-import { useState, type ReactNode } from 'react';
-import { Link } from 'wouter';
+import { useEffect, useState, type ReactNode } from 'react';
+import { Link, useLocation } from 'wouter';
 import { formatDateTime } from '../lib/format.ts';
 import { SDK_SNIPPETS } from '../settings/snippets.ts';
 import { Badge } from '../ui/Badge.tsx';
-import { LinkButton } from '../ui/Button.tsx';
+import { Button, LinkButton } from '../ui/Button.tsx';
+import { useProject } from '../shell/session.ts';
 import { CopyField } from '../ui/CopyField.tsx';
 import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
 import { Card, PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
-import { useFirstEvent, useHasFlag, useHasTeam, useProjectDetails } from './api.ts';
+import { useChecklist, useFirstEvent, useProjectDetails } from './api.ts';
+import { checklistEnded, endChecklist } from './landing.ts';
 import './onboarding.css';
 
 function Step({ number, title, done, children }: { number: number; title: string; done: boolean; children: ReactNode }) {
@@ -66,14 +68,43 @@ function FirstEvent({ event }: { event: ReturnType<typeof useFirstEvent> }) {
 /** A new project's checklist: install an SDK, see the first event arrive, create a flag, invite the team. */
 export function OnboardingPage() {
   useDocumentTitle('Get started');
-  const event = useFirstEvent();
-  const flag = useHasFlag();
-  const team = useHasTeam();
-  const steps = [event.data != null, flag.data === true, team.data === true];
+  const environment = useProject();
+  const [, navigate] = useLocation();
+  const { event, steps, complete } = useChecklist();
   const done = steps.filter(Boolean).length;
+  const [ended, setEnded] = useState(() => checklistEnded(environment.id));
+  useEffect(() => {
+    if (complete && ended === null) {
+      endChecklist(environment.id, 'complete');
+      setEnded('complete');
+    }
+  }, [complete, ended, environment.id]);
+  const dismiss = () => {
+    endChecklist(environment.id, 'dismissed');
+    navigate('/feature_flags');
+  };
+  const reopen = () => {
+    endChecklist(environment.id, null);
+    setEnded(null);
+  };
   return (
     <>
-      <PageHeader title="Get started" description={`${done} of ${steps.length} done. Each step turns green by itself.`} />
+      <PageHeader
+        title="Get started"
+        description={`${done} of ${steps.length} done. Each step turns green by itself${ended === null ? '; this environment opens here until all are done' : ''}.`}
+        actions={
+          ended === null ? (
+            <Button variant="ghost" onClick={dismiss}>
+              Skip: open on the flag list
+            </Button>
+          ) : ended === 'dismissed' ? (
+            <Button variant="ghost" onClick={reopen}>
+              Open on this checklist again
+            </Button>
+          ) : null
+        }
+      />
+
       <Card>
         <ol className="onboarding-steps">
           <Step number={1} title="Install an SDK and send your first event" done={steps[0]}>

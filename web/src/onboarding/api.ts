@@ -54,3 +54,13 @@ export function useHasTeam() {
     },
   });
 }
+
+/** The checklist's steps (first event, first flag, a teammate) and whether all are answered. */
+export function useChecklist() {
+  const event = useFirstEvent();
+  const flag = useHasFlag();
+  const team = useHasTeam();
+  const steps = [event.data != null, flag.data === true, team.data === true];
+  const answered = [event, flag, team].every((query) => !query.isPending || query.isError);
+  return { event, steps, answered, complete: steps.every(Boolean) };
+}

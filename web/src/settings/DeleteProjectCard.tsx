@@ -34,7 +34,8 @@ export function DeleteProjectCard({ project }: { project: Project }) {
     onSuccess: async () => {
       toast.show(`${whole ? 'Project' : 'Environment'} ${project.name} deleted.`);
       await reset();
-      navigate('/feature_flags');
+      // The address named the environment just deleted: the flag list of the one now current.
+      navigate('~/feature_flags');
     },
   });
   const close = () => {

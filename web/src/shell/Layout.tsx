@@ -7,6 +7,8 @@ import { useToast } from '../ui/Toast.tsx';
 import { isActive, NAV_ITEMS } from './nav.ts';
 import type { TeamSummary } from '../api/types.ts';
 import { displayName, useMe, useProject, useResetSession, useTeams } from './session.ts';
+import { environmentPath } from './EnvironmentScope.tsx';
+import { EnvironmentStrip } from './EnvironmentStrip.tsx';
 
 /** Environments grouped by project, in the organization's order (the project's own name from `projects`). */
 function environmentGroups(teams: TeamSummary[], projects: { id: number; name: string }[]) {
@@ -20,22 +22,19 @@ function environmentGroups(teams: TeamSummary[], projects: { id: number; name: s
   return [...groups.values()];
 }
 
+/** The section of `location` (`/feature_flags/12` → `/feature_flags`): what a switch to another environment keeps. */
+function sectionOf(location: string): string {
+  return NAV_ITEMS.find((item) => isActive(item, location))?.href ?? '/feature_flags';
+}
+
 /** The project and environment the console shows, painted in the environment's colour so production is never mistaken for staging. */
 function ProjectSwitcher() {
   const project = useProject();
   const teams = useTeams();
   const me = useMe();
-  const reset = useResetSession();
-  const toast = useToast();
-  const [, navigate] = useLocation();
-  const switchProject = useMutation({
-    mutationFn: (id: number) => api.patch('/api/users/@me/', { set_current_team: id }),
-    onSuccess: async () => {
-      await reset();
-      navigate('/feature_flags');
-    },
-    onError: (error) => toast.show(`The environment could not be switched: ${errorMessage(error)}`, 'error'),
-  });
+  const [location, navigate] = useLocation();
+  // The address says the environment: going to another's address switches to it (EnvironmentScope).
+  const switchTo = (id: number) => navigate(`~${environmentPath(id, sectionOf(location))}`);
   const groups = environmentGroups(teams, me.organization?.projects ?? []);
   const current = groups.find((g) => g.environments.some((e) => e.id === project.id));
   const several = groups.some((g) => g.environments.length > 1);
@@ -54,8 +53,7 @@ function ProjectSwitcher() {
       <select
         className="input select"
         value={project.id}
-        disabled={switchProject.isPending}
-        onChange={(event) => switchProject.mutate(Number(event.target.value))}
+        onChange={(event) => switchTo(Number(event.target.value))}
       >
         {groups.map((group) =>
           group.environments.length === 1 ? (
@@ -155,6 +153,7 @@ export function Layout({ children }: { children: ReactNode }) {
         <UserMenu />
       </aside>
       <main id="main" className="main" tabIndex={-1}>
+        <EnvironmentStrip />
         <div className="content">{children}</div>
       </main>
     </div>
