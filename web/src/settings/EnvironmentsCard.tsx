@@ -6,6 +6,8 @@ import type { Project } from '../api/types.ts';
 import { useOrganizationRights } from '../shell/rights.ts';
 import { ME_KEY } from '../shell/session.ts';
 import { RestrictedButton } from '../ui/Restricted.tsx';
+import { environmentPath } from '../shell/EnvironmentScope.tsx';
+import { LinkButton } from '../ui/Button.tsx';
 import { CopyField } from '../ui/CopyField.tsx';
 import { ErrorNotice, Notice, Spinner } from '../ui/Feedback.tsx';
 import { Field, Input } from '../ui/Field.tsx';
@@ -21,7 +23,7 @@ export function EnvironmentsCard({ project }: { project: Project }) {
   const client = useQueryClient();
   const [name, setName] = useState('');
   const [color, setColor] = useState('#f5a623');
-  const [secret, setSecret] = useState<string | null>(null);
+  const [added, setAdded] = useState<Project | null>(null);
   const list = useQuery({
     queryKey: ['environments', project.project_id],
     queryFn: ({ signal }) => api.get<Page<Project>>(`/api/projects/${project.project_id}/environments/?limit=100`, signal),
@@ -30,7 +32,7 @@ export function EnvironmentsCard({ project }: { project: Project }) {
     mutationFn: () => api.post<Project>(`/api/projects/${project.project_id}/environments/`, { name, color }),
     onSuccess: (created) => {
       setName('');
-      setSecret(created?.secret_api_token ?? null);
+      setAdded(created);
       void client.invalidateQueries({ queryKey: ['environments', project.project_id] });
       void client.invalidateQueries({ queryKey: ME_KEY });
     },
@@ -66,7 +68,12 @@ export function EnvironmentsCard({ project }: { project: Project }) {
         </form>
       )}
       {create.isError && !fieldError(create.error, 'name') && !fieldError(create.error, 'color') ? <Notice tone="error">{errorMessage(create.error)}</Notice> : null}
-      {secret ? <CopyField label="The new environment's secret token (shown once)" value={secret} /> : null}
+      {added?.secret_api_token ? <CopyField label="The new environment's secret token (shown once)" value={added.secret_api_token} /> : null}
+      {added ? (
+        <div>
+          <LinkButton href={`~${environmentPath(added.id)}`}>Open {added.name}</LinkButton>
+        </div>
+      ) : null}
     </Card>
   );
 }

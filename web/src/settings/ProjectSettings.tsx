@@ -16,6 +16,7 @@ import { TabPanel, Tabs } from '../ui/Tabs.tsx';
 import { useToast } from '../ui/Toast.tsx';
 import { DeleteProjectCard } from './DeleteProjectCard.tsx';
 import { EnvironmentsCard } from './EnvironmentsCard.tsx';
+import { NewProjectCard } from './NewProjectCard.tsx';
 import { posthogJsSnippet, posthogNodeSnippet } from './snippets.ts';
 
 type TokenAction = 'reset_token' | 'rotate_secret_token';
@@ -106,12 +107,14 @@ export function ProjectSettings() {
     queryFn: ({ signal }) => api.get<Project>(`/api/environments/${current.id}/`, signal),
   });
   const [name, setName] = useState<string | null>(null);
+  const [color, setColor] = useState<string | null>(null);
   const [snippet, setSnippet] = useState('js');
   const rename = useMutation({
-    mutationFn: (value: string) => api.patch<Project>(`/api/environments/${current.id}/`, { name: value }),
+    mutationFn: (changes: { name?: string; color?: string }) => api.patch<Project>(`/api/environments/${current.id}/`, changes),
     onSuccess: () => {
-      toast.show('Environment renamed.');
+      toast.show('Environment saved.');
       setName(null);
+      setColor(null);
       void client.invalidateQueries({ queryKey: ['project', current.id] });
       void client.invalidateQueries({ queryKey: ME_KEY });
     },
@@ -122,14 +125,14 @@ export function ProjectSettings() {
   const origin = window.location.origin;
   const onRename = (event: FormEvent) => {
     event.preventDefault();
-    if (name !== null) rename.mutate(name);
+    rename.mutate({ ...(name !== null ? { name } : {}), ...(color !== null ? { color } : {}) });
   };
   return (
     <div className="stack">
       {rights.manageProject ? (
         <Notice tone="info">
-          You are a member of {me.organization?.name ?? 'this organization'}: resetting the project token, rotating the secret token and
-          deleting the project are for its admins and owners.
+          You are a member of {me.organization?.name ?? 'this organization'}: creating projects and environments, resetting the project
+          token, rotating the secret token and deleting the project are for its admins and owners.
         </Notice>
       ) : null}
       <Card title="Environment">
@@ -137,8 +140,13 @@ export function ProjectSettings() {
           <Field label="Environment name" className="grow" error={fieldError(rename.error, 'name') ?? (rename.isError && !fieldError(rename.error, 'name') ? errorMessage(rename.error) : null)}>
             {(control) => <Input {...control} value={name ?? data.name} onChange={(event) => setName(event.target.value)} />}
           </Field>
-          <Button type="submit" className="align-end" loading={rename.isPending} disabled={name === null || name === data.name}>
-            Rename
+          <Field label="Colour" error={fieldError(rename.error, 'color')}>
+            {(control) => (
+              <input {...control} type="color" className="input color-input" value={color ?? data.color ?? '#9b9b9b'} onChange={(event) => setColor(event.target.value)} />
+            )}
+          </Field>
+          <Button type="submit" className="align-end" loading={rename.isPending} disabled={(name === null || name === data.name) && (color === null || color === data.color)}>
+            Save
           </Button>
         </form>
         <dl className="definition-list">
@@ -178,6 +186,7 @@ export function ProjectSettings() {
         </TabPanel>
       </Card>
       <EnvironmentsCard project={data} />
+      <NewProjectCard />
       <DeleteProjectCard project={data} />
     </div>
   );

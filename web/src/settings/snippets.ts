@@ -38,11 +38,29 @@ posthog.shutdown()`;
 
 export function posthogGoSnippet(origin: string, token: string): string {
   return `// go get github.com/posthog/posthog-go
-client, _ := posthog.NewWithConfig("${token}", posthog.Config{Endpoint: "${origin}"})
-defer client.Close()
+package main
 
-client.Enqueue(posthog.Capture{DistinctId: "user-distinct-id", Event: "first event"})
-enabled, _ := client.IsFeatureEnabled(posthog.FeatureFlagPayload{Key: "my-flag", DistinctId: "user-distinct-id"})`;
+import (
+\t"fmt"
+
+\t"github.com/posthog/posthog-go"
+)
+
+func main() {
+\tclient, err := posthog.NewWithConfig("${token}", posthog.Config{Endpoint: "${origin}"})
+\tif err != nil {
+\t\tpanic(err)
+\t}
+\tdefer client.Close()
+
+\tclient.Enqueue(posthog.Capture{DistinctId: "user-distinct-id", Event: "first event"})
+
+\t// true or false (a multivariate flag answers its variant's key)
+\tenabled, err := client.IsFeatureEnabled(posthog.FeatureFlagPayload{Key: "my-flag", DistinctId: "user-distinct-id"})
+\tif err == nil && enabled == true {
+\t\tfmt.Println("my-flag is on")
+\t}
+}`;
 }
 
 export function posthogRubySnippet(origin: string, token: string): string {
