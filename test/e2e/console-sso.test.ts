@@ -119,7 +119,7 @@ test('Chromium signs in with SSO through the provider and lands in the console, 
   const console = await fresh();
   await step(console, 'signing in through the provider', async () => {
     await throughProvider(console, 'ada');
-    await console.page.getByRole('heading', { name: 'Feature flags', exact: true }).waitFor();
+    await console.page.getByRole('heading', { name: 'Get started', exact: true }).waitFor(); // a new environment opens on its checklist
   });
   assert.equal(new URL(console.page.url()).origin, origin);
   const cookies = await console.context.cookies(origin);
@@ -158,7 +158,7 @@ test('a replayed callback, the same callback in another browser, and a replayed 
   });
   await step(first, 'the first sign-in', async () => {
     await throughProvider(first, 'grace');
-    await first.page.getByRole('heading', { name: 'Feature flags', exact: true }).waitFor();
+    await first.page.getByRole('heading', { name: 'Get started', exact: true }).waitFor(); // a new environment opens on its checklist
   });
   assert.ok(firstCallback.includes('code='), firstCallback);
   const counts = async () =>
@@ -238,7 +238,7 @@ test('"Forgot password?" mails a link; the link sets a new password and signs th
   await step(console, 'the new password signs in', async () => {
     await page.getByLabel('New password').fill(NEW_PASSWORD);
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await page.getByRole('heading', { name: 'Feature flags', exact: true }).waitFor();
+    await page.getByRole('heading', { name: 'Get started', exact: true }).waitFor(); // a new environment opens on its checklist
   });
 });
 

@@ -117,11 +117,15 @@ export async function atBothSizes(opened: ConsolePage, name: string, ready: (pag
   await page.setViewportSize(WIDE);
 }
 
-/** Signs in on the console's own sign-in page, as a person would; waits for the flag list. */
+/**
+ * Signs in on the console's own sign-in page, as a person would; waits for the flag list. The
+ * sign-in page is at the address asked for, and the flag list's address is asked for: `/` opens a
+ * new environment's checklist.
+ */
 export async function signInOnPage(opened: ConsolePage, email: string, password: string): Promise<void> {
   const { page } = opened;
   await step(opened, `signing in as ${email} failed`, async () => {
-    await page.goto('/');
+    await page.goto('/feature_flags');
     await page.getByRole('heading', { name: 'Sign in to Bellwether' }).waitFor();
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(password);

@@ -30,6 +30,7 @@ export function NewProjectCard() {
   });
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
+    if (rights.manageProject !== null) return; // Enter in the field of a form the person may not send
     setCreated(null);
     create.mutate();
   };
