@@ -1287,7 +1287,7 @@ export interface paths {
         put?: never;
         /**
          * Copy a flag (by key) from one project into others of the organization: created, or updated where the key is taken
-         * @description The cohorts the flag targets come along: a cohort of the same name in the target is used, otherwise it is created there (with the cohorts it references; a static cohort arrives empty). Flag dependencies name the target flag of the same key. Each target is written whole or not at all; a target that fails is listed in `failed`.
+         * @description The cohorts the flag targets come along: a cohort of the same name in the target is used, otherwise it is created there (with the cohorts it references; a static cohort arrives empty). Flag dependencies name the target flag of the same key. Each target is written whole or not at all; a target that fails is listed in `failed`. With one target, `If-Match: "<version>"` (the target flag's version the caller saw) or `If-None-Match: *` (the caller saw no flag of that key there) refuses a target changed since: it is listed in `failed` with the words of the flag update's conflict, and nothing of it is written.
          */
         post: operations["organizations_feature_flags_copy_flags_create"];
         delete?: never;
@@ -9873,7 +9873,10 @@ export interface operations {
     organizations_feature_flags_copy_flags_create: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                "if-match"?: string;
+                "if-none-match"?: string;
+            };
             path: {
                 /** @description The organization's id (a UUID), or `@current`. */
                 organization_id: string;
