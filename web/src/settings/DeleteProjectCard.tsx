@@ -5,6 +5,7 @@ import { api } from '../api/client.ts';
 import { errorMessage } from '../api/errors.ts';
 import type { Project } from '../api/types.ts';
 import { useOrganizationRights } from '../shell/rights.ts';
+import { environmentPath } from '../shell/EnvironmentScope.tsx';
 import { useResetSession, useTeams } from '../shell/session.ts';
 import { Button } from '../ui/Button.tsx';
 import { Dialog } from '../ui/Dialog.tsx';
@@ -33,8 +34,14 @@ export function DeleteProjectCard({ project }: { project: Project }) {
     mutationFn: () => api.delete(whole ? `/api/projects/${project.id}/` : `/api/environments/${project.id}/`),
     onSuccess: async () => {
       toast.show(`${whole ? 'Project' : 'Environment'} ${project.name} deleted.`);
+      // The address names the environment just deleted: go to another one's address, which makes
+      // it current (EnvironmentScope), rather than let the page ask for the one that is gone.
+      const next = teams.find((team) => (whole ? team.project_id !== project.project_id : team.id !== project.id));
+      if (next) {
+        navigate(`~${environmentPath(next.id, '/feature_flags')}`);
+        return;
+      }
       await reset();
-      // The address named the environment just deleted: the flag list of the one now current.
       navigate('~/feature_flags');
     },
   });

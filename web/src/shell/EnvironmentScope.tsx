@@ -62,6 +62,8 @@ export function EnvironmentScope({ id, children }: { id: string; children: React
   const current = me.team?.id ?? null;
   const needsSwitch = wanted !== null && wanted !== current;
   useEffect(() => {
+    // Shown: another tab switching the person's current environment later is answered again.
+    if (!needsSwitch) tried.current = null;
     if (!needsSwitch || tried.current === wanted || switchTo.isPending) return;
     tried.current = wanted;
     switchTo.mutate(wanted);
