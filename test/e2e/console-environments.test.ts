@@ -171,6 +171,7 @@ test('a project created from Settings opens on its checklist until it is skipped
     await page.waitForURL(`${origin}/project/${rows[0].id}/onboarding`);
     await page.getByRole('heading', { name: 'Get started', exact: true }).waitFor();
   });
+  await atBothSizes(console, 'onboarding-new-project', (p) => p.getByRole('button', { name: 'Skip: open on the flag list' }).waitFor());
   await step(console, 'the start page stays the checklist, until skipped', async () => {
     await page.goto(`/project/${rows[0].id}`);
     await page.waitForURL(`${origin}/project/${rows[0].id}/onboarding`);
