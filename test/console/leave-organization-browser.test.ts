@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { GOOD_PASSWORD, givePassword, OWNER_EMAIL, personWithPassword } from '../helpers/session.ts';
-import { launchChromium, openConsole, signInOnPage, step } from '../e2e/support/console-browser.ts';
+import { launchChromium, openConsole, screenshot, signInOnPage, step } from '../e2e/support/console-browser.ts';
 
 const TEST_MS = 120_000;
 
@@ -80,5 +80,35 @@ test('a member leaves: signed out at once, and no longer a member', { timeout: T
   assert.equal(await isMember(email), false);
   const { rows } = await t.db.pool.query('SELECT 1 FROM sessions WHERE user_id = $1', [userId]);
   assert.equal(rows.length, 0, 'no session of theirs is left');
+  await opened.context.close();
+});
+
+test('a person without a current environment gets a page that says so, not a crash', { timeout: TEST_MS }, async () => {
+  const { email, userId } = await personWithPassword(t, organizationId, 'member');
+  await t.db.pool.query('UPDATE users SET current_project_id = NULL WHERE id = $1', [userId]);
+  const opened = await openConsole(browser, origin);
+  const { page } = opened;
+  const pageErrors: string[] = [];
+  page.on('pageerror', (error) => pageErrors.push(error.message));
+  await signInOnPage(opened, email, GOOD_PASSWORD, 'No project to open');
+  await step(opened, 'no current environment', async () => {
+    await page.getByRole('link', { name: /^Open / }).first().click();
+    await page.waitForURL(new RegExp(`/project/${t.projectId}(/|$)`));
+    await page.getByRole('navigation').first().waitFor();
+  });
+  const { rows } = await t.db.pool.query<{ current_project_id: number | null }>('SELECT current_project_id FROM users WHERE id = $1', [userId]);
+  assert.equal(Number(rows[0].current_project_id), t.projectId, 'opening it made it their current environment');
+
+  const { rows: uuids } = await t.db.pool.query<{ uuid: string }>('SELECT uuid::text FROM users WHERE id = $1', [userId]);
+  const removed = await t.request({ method: 'DELETE', url: `/api/organizations/${organizationId}/members/${uuids[0].uuid}/` });
+  assert.equal(removed.statusCode, 204, removed.body);
+  await step(opened, 'no organization', async () => {
+    await signInOnPage(opened, email, GOOD_PASSWORD, 'No project to open');
+    await page.getByText(/not a member of any organization/).waitFor();
+    await screenshot(opened, 'no-project');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Bellwether' }).waitFor();
+  });
+  assert.deepEqual(pageErrors, [], 'no uncaught error in the page');
   await opened.context.close();
 });

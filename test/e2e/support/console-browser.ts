@@ -118,11 +118,11 @@ export async function atBothSizes(opened: ConsolePage, name: string, ready: (pag
 }
 
 /**
- * Signs in on the console's own sign-in page, as a person would; waits for the flag list. The
- * sign-in page is at the address asked for, and the flag list's address is asked for: `/` opens a
- * new environment's checklist.
+ * Signs in on the console's own sign-in page, as a person would; waits for the flag list (or the
+ * heading given as `landing`). The sign-in page is at the address asked for, and the flag list's
+ * address is asked for: `/` opens a new environment's checklist.
  */
-export async function signInOnPage(opened: ConsolePage, email: string, password: string): Promise<void> {
+export async function signInOnPage(opened: ConsolePage, email: string, password: string, landing = 'Feature flags'): Promise<void> {
   const { page } = opened;
   await step(opened, `signing in as ${email} failed`, async () => {
     await page.goto('/feature_flags');
@@ -130,7 +130,7 @@ export async function signInOnPage(opened: ConsolePage, email: string, password:
     await page.getByLabel('E-mail').fill(email);
     await page.getByLabel('Password').fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Feature flags', exact: true }).waitFor();
+    await page.getByRole('heading', { name: landing, exact: true }).waitFor();
   });
   // Before signing in, the console's question "who is signed in?" was answered 401, as it should be.
   opened.problems.length = 0;

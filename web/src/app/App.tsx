@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Redirect, Route, Switch } from 'wouter';
 import { onUnauthenticated } from '../api/client.ts';
@@ -13,6 +13,9 @@ import { Layout } from '../shell/Layout.tsx';
 import { ME_KEY, useMeQuery } from '../shell/session.ts';
 import { ErrorNotice, Spinner } from '../ui/Feedback.tsx';
 import { ConsoleRoutes } from './routes.tsx';
+
+// Seen only by a person without an environment: its own chunk, fetched when needed.
+const NoProjectPage = lazy(() => import('./NoProjectPage.tsx').then((module) => ({ default: module.NoProjectPage })));
 
 /** The signed-in console, or the sign-in page at the same address for a person who is not signed in. */
 function SignedIn() {
@@ -31,13 +34,6 @@ function SignedIn() {
     );
   }
   const current = me.data.team?.id;
-  if (current === undefined) {
-    return (
-      <Layout>
-        <ConsoleRoutes />
-      </Layout>
-    );
-  }
   return (
     <Switch>
       <Route path="/project/:environment" nest>
@@ -50,7 +46,13 @@ function SignedIn() {
         )}
       </Route>
       <Route>
-        <ToCurrentEnvironment environmentId={current} />
+        {current === undefined ? (
+          <Suspense fallback={<Spinner label="Loading…" />}>
+            <NoProjectPage />
+          </Suspense>
+        ) : (
+          <ToCurrentEnvironment environmentId={current} />
+        )}
       </Route>
     </Switch>
   );

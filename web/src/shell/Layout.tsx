@@ -1,14 +1,11 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useMutation } from '@tanstack/react-query';
-import { api } from '../api/client.ts';
-import { errorMessage } from '../api/errors.ts';
-import { useToast } from '../ui/Toast.tsx';
 import { isActive, NAV_ITEMS } from './nav.ts';
 import type { TeamSummary } from '../api/types.ts';
-import { displayName, useMe, useProject, useResetSession, useTeams } from './session.ts';
+import { displayName, useMe, useProject, useTeams } from './session.ts';
 import { environmentPath } from './EnvironmentScope.tsx';
 import { EnvironmentStrip } from './EnvironmentStrip.tsx';
+import { useSignOut } from './sign-out.ts';
 
 /** Environments grouped by project, in the organization's order (the project's own name from `projects`). */
 function environmentGroups(teams: TeamSummary[], projects: { id: number; name: string }[]) {
@@ -77,17 +74,7 @@ function ProjectSwitcher() {
 
 function UserMenu() {
   const me = useMe();
-  const reset = useResetSession();
-  const [, navigate] = useLocation();
-  const toast = useToast();
-  const signOut = useMutation({
-    mutationFn: () => api.post('/api/logout/'),
-    onSettled: async (_data, error) => {
-      if (error) toast.show(`Signing out failed: ${errorMessage(error)}`, 'error');
-      await reset();
-      navigate('/');
-    },
-  });
+  const signOut = useSignOut();
   return (
     <div className="user-menu">
       <div className="user-menu-who">
