@@ -190,7 +190,10 @@ export function ApprovalsSettings() {
       render: (policy) => (
         <div className="list-cell">
           <span className="list-title">{ACTION_LABELS[policy.action_key] ?? policy.action_key}</span>
-          <span className="muted small">{conditionText(policy)}</span>
+          <span className="muted small">
+            {conditionText(policy)}
+            <span className="narrow-only">{policy.enabled ? '' : ' · disabled'}</span>
+          </span>
         </div>
       ),
     },
@@ -209,7 +212,7 @@ export function ApprovalsSettings() {
           .join(', ') || '—',
     },
     { key: 'expiry', header: 'Expires after', wideOnly: true, render: (policy) => `${durationDays(policy.expires_after)} days` },
-    { key: 'enabled', header: 'Status', render: (policy) => (policy.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>) },
+    { key: 'enabled', header: 'Status', wideOnly: true, render: (policy) => (policy.enabled ? <Badge tone="success">Enabled</Badge> : <Badge>Disabled</Badge>) },
     {
       key: 'actions',
       header: <span className="visually-hidden">Actions</span>,

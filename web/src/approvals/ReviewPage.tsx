@@ -196,22 +196,20 @@ export function ReviewPage() {
           </>
         }
       />
-      {open.isPending ? (
-        <Spinner label="Loading change requests…" />
-      ) : open.isError ? (
-        <ErrorNotice error={open.error} onRetry={() => void open.refetch()} />
-      ) : open.data.results.length === 0 ? (
-        <EmptyState title="Nothing awaits review">When an approval policy holds a change, it is listed here for the approvers.</EmptyState>
-      ) : (
-        <div className="stack">
-          {open.data.results.map((request) => (
-            <OpenRequest key={request.id} request={request} />
-          ))}
-        </div>
-      )}
-      <Card title="Past decisions">
-        <PastDecisions />
-      </Card>
+      <div className="stack">
+        {open.isPending ? (
+          <Spinner label="Loading change requests…" />
+        ) : open.isError ? (
+          <ErrorNotice error={open.error} onRetry={() => void open.refetch()} />
+        ) : open.data.results.length === 0 ? (
+          <EmptyState title="Nothing awaits review">When an approval policy holds a change, it is listed here for the approvers.</EmptyState>
+        ) : (
+          open.data.results.map((request) => <OpenRequest key={request.id} request={request} />)
+        )}
+        <Card title="Past decisions">
+          <PastDecisions />
+        </Card>
+      </div>
     </>
   );
 }

@@ -134,7 +134,11 @@ export function FlagSchedule({ flag }: { flag: FeatureFlag }) {
       render: (row) => (
         <div className="list-cell">
           <span className="nowrap">{formatInZone(row.scheduled_at, timeZone)}</span>
-          <span className="muted small">{isPaused(row) ? 'paused' : formatRelative(row.scheduled_at)}</span>
+          <span className="muted small">
+            {describeRecurrence(row)} · {isPaused(row) ? <Badge tone="warning">Paused</Badge> : formatRelative(row.scheduled_at)}
+          </span>
+          {row.end_date ? <span className="muted small">until {formatInZone(row.end_date, timeZone)}</span> : null}
+          {row.last_executed_at ? <span className="muted small">last ran {formatRelative(row.last_executed_at)}</span> : null}
         </div>
       ),
     },
@@ -145,19 +149,6 @@ export function FlagSchedule({ flag }: { flag: FeatureFlag }) {
         <div className="list-cell">
           <span>{describePayload(row.payload)}</span>
           {row.failure_reason ? <span className="small schedule-failure">Last attempt: {row.failure_reason}</span> : null}
-        </div>
-      ),
-    },
-    {
-      key: 'repeat',
-      header: 'Repeats',
-      render: (row) => (
-        <div className="list-cell">
-          <span>
-            {describeRecurrence(row)} {isPaused(row) ? <Badge tone="warning">Paused</Badge> : null}
-          </span>
-          {row.end_date ? <span className="muted small">until {formatInZone(row.end_date, timeZone)}</span> : null}
-          {row.last_executed_at ? <span className="muted small">last ran {formatRelative(row.last_executed_at)}</span> : null}
         </div>
       ),
     },
