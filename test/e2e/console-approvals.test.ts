@@ -125,7 +125,7 @@ test('the owner creates a policy in Settings → Approvals; a member reads it wi
     await ann.page.getByText('1 approval from any member').waitFor();
   });
   assert.equal(await reasonOf(ann.page, ann.page.getByRole('button', { name: 'New policy' })), ADMINS_ONLY);
-  await atBothSizes(ann, 'settings-approvals-member', () => ann.page.getByText(`You can read these policies. ${ADMINS_ONLY}`).waitFor(), NARROW_400);
+  await atBothSizes(ann, 'settings-approvals-member', () => ann.page.getByText('You can read these policies; only admins and owners of the organization can change them.').waitFor(), NARROW_400);
   assert.equal(await reasonOf(ann.page, ann.page.getByRole('button', { name: "Edit the policy: Change a flag's rollout" })), ADMINS_ONLY);
   assert.equal(await reasonOf(ann.page, ann.page.getByRole('button', { name: "Delete the policy: Change a flag's rollout" })), ADMINS_ONLY);
 });

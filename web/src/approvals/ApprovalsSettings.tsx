@@ -239,7 +239,7 @@ export function ApprovalsSettings() {
       <p className="muted">
         A flag edit a policy covers is not applied at once: it becomes a change request that waits on the review page until enough members approve it.
       </p>
-      {reason ? <Notice>You can read these policies. {reason}</Notice> : null}
+      {reason ? <Notice>You can read these policies; only admins and owners of the organization can change them.</Notice> : null}
       {policies.isPending ? (
         <Spinner label="Loading policies…" />
       ) : policies.isError ? (
