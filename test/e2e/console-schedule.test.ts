@@ -113,7 +113,11 @@ test("a one-off change entered on the project's clock runs at its UTC instant an
   assert.equal(await activeOf(id), true);
   assert.ok((await schedulesOf(id))[0].executed_at !== null, 'the one-off change is finished');
   const activity = await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/feature_flags/${id}/activity/` });
-  assert.equal(activity.json().results[0].detail.trigger.job_type, 'scheduled_change', 'the history says the change was scheduled');
+  assert.equal(activity.json().results[0].detail.trigger.job_type, 'scheduled_change');
+  await step(opened, 'the history did not say the change was scheduled', async () => {
+    await page.getByRole('tab', { name: 'History' }).click();
+    await page.getByText('by a scheduled change').waitFor();
+  });
 });
 
 test('an upcoming change is canceled: the row is gone and the flag stays as it is', { timeout: TEST_MS }, async () => {

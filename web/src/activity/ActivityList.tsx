@@ -18,6 +18,12 @@ function ItemName({ entry }: { entry: ActivityEntry }) {
 }
 const VERBS: Record<string, string> = { created: 'created', updated: 'changed', deleted: 'deleted', restored: 'restored' };
 
+/** An entry the scheduled-change executor wrote (as the schedule's creator): `detail.trigger.job_type`. */
+function scheduled(entry: ActivityEntry): boolean {
+  const trigger = entry.detail.trigger;
+  return typeof trigger === 'object' && trigger !== null && (trigger as { job_type?: unknown }).job_type === 'scheduled_change';
+}
+
 /** `actions`: buttons an entry offers beside "Show changes" (a flag's history: Revert). */
 type EntryActions = (entry: ActivityEntry) => ReactNode;
 
@@ -45,6 +51,7 @@ function Entry({ entry, showItem, actions }: { entry: ActivityEntry; showItem: b
               'this'
             )}
             {fields.length > 0 ? <span className="muted"> ({fields.join(', ')})</span> : null}
+            {scheduled(entry) ? <span className="muted"> by a scheduled change</span> : null}
           </div>
           <div className="muted small" title={formatDateTime(entry.created_at)}>
             {formatRelative(entry.created_at)}
