@@ -37,7 +37,12 @@ function useScheduleWrite<Input>(flagId: number, write: (path: (rest: string) =>
   const client = useQueryClient();
   return useMutation({
     mutationFn: (input: Input) => write(path, input),
-    onSettled: () => client.invalidateQueries({ queryKey: scheduleKeys.flag(project.id, flagId) }),
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: scheduleKeys.flag(project.id, flagId) });
+      // A schedule an approval policy covers is bound to a change request (made, or expired on delete):
+      // the flag's banner and the review page read theirs again.
+      void client.invalidateQueries({ queryKey: ['change-requests', project.id] });
+    },
   });
 }
 
