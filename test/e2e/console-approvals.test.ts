@@ -217,3 +217,25 @@ test('Ann cancels her own request; the activity entry of the approved change lin
   assert.deepEqual(unexpected(ann), []);
   assert.deepEqual(unexpected(ben), []);
 });
+
+test("the flag page's switch held by a policy says the change was sent for review, and the flag stays on", { timeout: TEST_MS }, async () => {
+  assert.ok(ann && ben, 'needs the members signed in by the first test');
+  const policy = await t.request({
+    method: 'POST',
+    url: `/api/projects/${t.projectId}/approval_policies/`,
+    payload: { action_key: 'feature_flag.disable', approver_config: { users: [], roles: [], quorum: 1 } },
+  });
+  assert.equal(policy.statusCode, 201, policy.body);
+  const { page } = ben;
+  await step(ben, 'turning the flag off was not sent for review', async () => {
+    await page.bringToFront();
+    await page.goto(`/feature_flags/${flagId}`);
+    await page.getByRole('switch', { name: 'Enabled' }).click();
+    await page.getByText('Sent for review: A change request has been created and is pending approval.').waitFor();
+    await page.getByText('Disable feature flag "pricing-rollout", asked by Ben').waitFor();
+    await page.getByRole('switch', { name: 'Enabled' }).waitFor();
+  });
+  const { rows } = await t.db.pool.query<{ active: boolean }>('SELECT active FROM feature_flags WHERE id = $1', [flagId]);
+  assert.equal(rows[0].active, true, 'held, not applied');
+  assert.deepEqual((await requestStates()).at(-1), 'pending');
+});
