@@ -1,32 +1,27 @@
 import { useState, type ReactNode } from 'react';
-import type { ActivityChange, ActivityEntry } from '../api/types.ts';
+import { Link } from 'wouter';
+import type { ActivityEntry } from '../api/types.ts';
 import { authorOf } from './author.ts';
-import { diffValues } from '../lib/diff.ts';
+import { ValueDiff } from './ValueDiff.tsx';
 import { formatDateTime, formatRelative } from '../lib/format.ts';
 import { EmptyState } from '../ui/EmptyState.tsx';
 import './activity.css';
 
-const ITEM_NOUNS: Record<string, string> = { FeatureFlag: 'the flag ', Cohort: 'the cohort ', Survey: 'the survey ', EventDefinition: 'the event ' };
+const ITEM_NOUNS: Record<string, string> = { FeatureFlag: 'the flag ', Cohort: 'the cohort ', Survey: 'the survey ', Experiment: 'the experiment ', EventDefinition: 'the event ' };
+/** The console page of each kind of item an entry can name. */
+const ITEM_PAGES: Record<string, string> = { FeatureFlag: '/feature_flags/', Cohort: '/cohorts/', Survey: '/surveys/', Experiment: '/experiments/', EventDefinition: '/data-management/events/' };
+
+function ItemName({ entry }: { entry: ActivityEntry }) {
+  const name = <strong className="mono">{entry.detail.name ?? entry.item_id}</strong>;
+  const page = ITEM_PAGES[entry.scope];
+  return page && entry.item_id ? <Link href={`${page}${encodeURIComponent(entry.item_id)}`}>{name}</Link> : name;
+}
 const VERBS: Record<string, string> = { created: 'created', updated: 'changed', deleted: 'deleted', restored: 'restored' };
 
-function ChangeDiff({ change }: { change: ActivityChange }) {
-  const lines = diffValues(change.before, change.after);
-  return (
-    <div className="change">
-      <div className="change-field mono">{change.field ?? change.type}</div>
-      <pre className="diff" aria-label={`Changes to ${change.field ?? change.type}`}>
-        {lines.map((line, index) => (
-          <div key={index} className={`diff-line diff-${line.kind}`}>
-            <span className="diff-mark" aria-hidden="true">
-              {line.kind === 'added' ? '+' : line.kind === 'removed' ? '−' : ' '}
-            </span>
-            <span className="visually-hidden">{line.kind === 'added' ? 'added: ' : line.kind === 'removed' ? 'removed: ' : ''}</span>
-            {line.text}
-          </div>
-        ))}
-      </pre>
-    </div>
-  );
+/** An entry the scheduled-change executor wrote (as the schedule's creator): `detail.trigger.job_type`. */
+function scheduled(entry: ActivityEntry): boolean {
+  const trigger = entry.detail.trigger;
+  return typeof trigger === 'object' && trigger !== null && (trigger as { job_type?: unknown }).job_type === 'scheduled_change';
 }
 
 /** `actions`: buttons an entry offers beside "Show changes" (a flag's history: Revert). */
@@ -50,12 +45,13 @@ function Entry({ entry, showItem, actions }: { entry: ActivityEntry; showItem: b
             {showItem ? (
               <>
                 {ITEM_NOUNS[entry.scope] ?? `${entry.scope} `}
-                <strong className="mono">{entry.detail.name ?? entry.item_id}</strong>
+                <ItemName entry={entry} />
               </>
             ) : (
               'this'
             )}
             {fields.length > 0 ? <span className="muted"> ({fields.join(', ')})</span> : null}
+            {scheduled(entry) ? <span className="muted"> by a scheduled change</span> : null}
           </div>
           <div className="muted small" title={formatDateTime(entry.created_at)}>
             {formatRelative(entry.created_at)}
@@ -71,7 +67,7 @@ function Entry({ entry, showItem, actions }: { entry: ActivityEntry; showItem: b
       {open ? (
         <div className="activity-changes">
           {changes.map((change, index) => (
-            <ChangeDiff key={index} change={change} />
+            <ValueDiff key={index} label={change.field ?? change.type} before={change.before} after={change.after} />
           ))}
         </div>
       ) : null}

@@ -10,6 +10,7 @@ import { PagedActivity } from './PagedActivity.tsx';
 
 const SCOPES = [
   { id: 'feature_flags', label: 'Feature flags' },
+  { id: 'experiments', label: 'Experiments' },
   { id: 'surveys', label: 'Surveys' },
   { id: 'cohorts', label: 'Cohorts' },
   { id: 'event_definitions', label: 'Event definitions' },

@@ -24,6 +24,7 @@ const CohortsListPage = lazyNamed(() => import('../cohorts/CohortsListPage.tsx')
 const CohortPage = lazyNamed(() => import('../cohorts/CohortPage.tsx'), 'CohortPage');
 const PersonsListPage = lazyNamed(() => import('../persons/PersonsListPage.tsx'), 'PersonsListPage');
 const PersonPage = lazyNamed(() => import('../persons/PersonPage.tsx'), 'PersonPage');
+const ReviewPage = lazyNamed(() => import('../approvals/ReviewPage.tsx'), 'ReviewPage');
 const ActivityPage = lazyNamed(() => import('../activity/ActivityPage.tsx'), 'ActivityPage');
 const SettingsPage = lazyNamed(() => import('../settings/SettingsPage.tsx'), 'SettingsPage');
 const SurveysListPage = lazyNamed(() => import('../surveys/SurveysListPage.tsx'), 'SurveysListPage');
@@ -72,6 +73,7 @@ export function ConsoleRoutes() {
       <Route path="/surveys/:id">{(params) => <SurveyPage surveyId={params.id} />}</Route>
       <Route path="/data-management/events">{() => <DefinitionsListPage />}</Route>
       <Route path="/data-management/events/:id">{(params) => <DefinitionPage definitionId={params.id} />}</Route>
+      <Route path="/approvals">{() => <ReviewPage />}</Route>
       <Route path="/activity">{() => <ActivityPage />}</Route>
       <Route path="/settings">
         <Redirect to="/settings/project" replace />

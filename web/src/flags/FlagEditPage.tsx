@@ -1,6 +1,6 @@
 import { useMemo, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useLocation } from 'wouter';
+import { Link, useLocation } from 'wouter';
 import { api, withQuery } from '../api/client.ts';
 import { errorMessage, isApiError } from '../api/errors.ts';
 import type { FeatureFlag, Paginated } from '../api/types.ts';
@@ -12,6 +12,7 @@ import { Checkbox, Field, Input, Select } from '../ui/Field.tsx';
 import { Card, PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { Switch } from '../ui/Switch.tsx';
 import { useToast } from '../ui/Toast.tsx';
+import { gateOutcome as gateOutcomeOf, useGateOutcome } from '../approvals/gate-answer.ts';
 import { flagKeys, useCohortChoices, useFlag, useFlagChoices, useGroupTypes } from './api.ts';
 import { ConditionSetEditor } from './editor/ConditionSetEditor.tsx';
 import type { EditorChoices } from './editor/PropertyFilterRow.tsx';
@@ -57,6 +58,7 @@ function FlagEditor({ flag }: { flag: FeatureFlag | null }) {
   const flags = useFlagChoices();
   const groupTypes = useGroupTypes();
   const propertyNames = usePersonPropertyNames();
+  const gateOutcome = useGateOutcome();
 
   const save = useMutation({
     mutationFn: (body: Record<string, unknown>) =>
@@ -68,6 +70,15 @@ function FlagEditor({ flag }: { flag: FeatureFlag | null }) {
       void client.invalidateQueries({ queryKey: flagKeys.all(project.id) });
       toast.show(flag ? `Saved "${saved.key}".` : `Created "${saved.key}".`);
       navigate(`/feature_flags/${saved.id}`);
+    },
+    onError: (error) => {
+      // Held by an approval policy: nothing is wrong with the edit, it now waits for a reviewer
+      // (the flag's page says so in its banner).
+      const gate = gateOutcome(error);
+      if (gate?.kind === 'sent' && flag) {
+        toast.show(gate.message);
+        navigate(`/feature_flags/${flag.id}`);
+      }
     },
   });
 
@@ -128,7 +139,11 @@ function FlagEditor({ flag }: { flag: FeatureFlag | null }) {
           </>
         }
       />
-      {unplacedServerError ? (
+      {gateOutcomeOf(save.error)?.kind === 'already-waiting' ? (
+        <Notice tone="warning">
+          Not saved: a change of this kind to the flag is already awaiting review. <Link href="/approvals">See it on the review page</Link>, or change other fields.
+        </Notice>
+      ) : unplacedServerError ? (
         <Notice tone="error">
           {/* A 409 already says who changed the flag and to refresh: said once, not twice. */}
           {isApiError(save.error) && save.error.status === 409 ? errorMessage(save.error) : `The flag was not saved: ${errorMessage(save.error)}`}

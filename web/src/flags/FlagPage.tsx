@@ -22,6 +22,9 @@ import { flagTypeLabel } from './flag-summary.ts';
 import { FlagEnvironments } from './FlagEnvironments.tsx';
 import { FlagUsage } from './FlagUsage.tsx';
 import { useFlagRevert } from './FlagRevert.tsx';
+import { FlagSchedule } from './schedule/FlagSchedule.tsx';
+import { PendingBanner } from '../approvals/PendingBanner.tsx';
+import { useGateOutcome } from '../approvals/gate-answer.ts';
 import { servedSentence, useConfirmTurnOff, usePersonsServed } from './served.tsx';
 
 const TABS = [
@@ -30,6 +33,7 @@ const TABS = [
   { id: 'environments', label: 'Environments' },
   { id: 'evaluate', label: 'Why this value?' },
   { id: 'playground', label: 'Playground' },
+  { id: 'schedule', label: 'Schedule' },
   { id: 'history', label: 'History' },
 ];
 
@@ -115,6 +119,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
   const update = useUpdateFlag(flagId);
   const toast = useToast();
   const turnOff = useConfirmTurnOff();
+  const gateOutcome = useGateOutcome();
   const [params, setParams] = useUrlParams();
   const tab = TABS.some((item) => item.id === params.get('tab')) ? params.get('tab')! : 'overview';
   useDocumentTitle(flag.data?.key ?? 'Feature flag');
@@ -153,7 +158,11 @@ export function FlagPage({ flagId }: { flagId: number }) {
                       { changes: { active }, version: data.version },
                       {
                         onSuccess: (saved) => toast.show(`"${saved.key}" is now ${saved.active ? 'enabled' : 'disabled'}.`),
-                        onError: (error) => toast.show(`Not changed: ${errorMessage(error)}`, 'error'),
+                        onError: (error) => {
+                          const gate = gateOutcome(error);
+                          if (gate) return toast.show(gate.message);
+                          toast.show(`Not changed: ${errorMessage(error)}`, 'error');
+                        },
                       },
                     );
                   if (active) apply();
@@ -170,6 +179,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
           </>
         }
       />
+      <PendingBanner flagId={data.id} />
       {data.deleted ? <Notice tone="warning">This flag is deleted: SDKs do not receive it. Restore it to use it again.</Notice> : null}
       <Tabs tabs={TABS} selected={tab} onSelect={(id) => setParams({ tab: id === 'overview' ? null : id })} label="Flag sections" idPrefix="flag" />
       <TabPanel idPrefix="flag" id={tab}>
@@ -182,6 +192,7 @@ export function FlagPage({ flagId }: { flagId: number }) {
             <Playground flagKey={data.key} />
           </Card>
         ) : null}
+        {tab === 'schedule' ? <FlagSchedule flag={data} /> : null}
         {tab === 'history' ? <FlagHistory flag={data} /> : null}
       </TabPanel>
       {turnOff.dialog}

@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../api/client.ts';
+import { useGateOutcome } from '../approvals/gate-answer.ts';
 import { errorMessage } from '../api/errors.ts';
 import type { FeatureFlag, Paginated } from '../api/types.ts';
 import { displayName, useProject, useProjectPath } from '../shell/session.ts';
@@ -53,6 +54,7 @@ function useToggleActive(listKey: readonly unknown[]) {
   const project = useProject();
   const client = useQueryClient();
   const toast = useToast();
+  const gateOutcome = useGateOutcome();
   return useMutation({
     mutationFn: ({ flag, active }: { flag: FeatureFlag; active: boolean }) => api.patch<FeatureFlag>(path(`feature_flags/${flag.id}/`), { active }),
     onMutate: async ({ flag, active }) => {
@@ -68,6 +70,8 @@ function useToggleActive(listKey: readonly unknown[]) {
     },
     onError: (error, { flag }, context) => {
       if (context?.previous) client.setQueryData(listKey, context.previous);
+      const gate = gateOutcome(error);
+      if (gate) return toast.show(`"${flag.key}": ${gate.message}`);
       toast.show(`"${flag.key}" could not be changed: ${errorMessage(error)}`, 'error');
     },
     onSuccess: (updated) => toast.show(`"${updated.key}" is now ${updated.active ? 'enabled' : 'disabled'}.`),

@@ -1,6 +1,7 @@
 import { useLocation } from 'wouter';
 import { PageHeader, useDocumentTitle } from '../ui/Page.tsx';
 import { TabPanel, Tabs } from '../ui/Tabs.tsx';
+import { ApprovalsSettings } from '../approvals/ApprovalsSettings.tsx';
 import { AccountSettings } from './AccountSettings.tsx';
 import { ApiKeysSettings } from './ApiKeysSettings.tsx';
 import { MembersSettings } from './MembersSettings.tsx';
@@ -11,6 +12,7 @@ const TABS = [
   { id: 'project', label: 'Project' },
   { id: 'members', label: 'Members' },
   { id: 'webhooks', label: 'Webhooks' },
+  { id: 'approvals', label: 'Approvals' },
   { id: 'personal-api-keys', label: 'Personal API keys' },
   { id: 'account', label: 'Account' },
 ];
@@ -27,6 +29,7 @@ export function SettingsPage({ tab }: { tab: string }) {
         {selected.id === 'project' ? <ProjectSettings /> : null}
         {selected.id === 'members' ? <MembersSettings /> : null}
         {selected.id === 'webhooks' ? <WebhooksSettings /> : null}
+        {selected.id === 'approvals' ? <ApprovalsSettings /> : null}
         {selected.id === 'personal-api-keys' ? <ApiKeysSettings /> : null}
         {selected.id === 'account' ? <AccountSettings /> : null}
       </TabPanel>

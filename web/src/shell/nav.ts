@@ -14,6 +14,7 @@ export const NAV_ITEMS: NavItem[] = [
   { label: 'Persons', href: '/persons' },
   { label: 'Events', href: '/events' },
   { label: 'Event definitions', href: '/data-management/events' },
+  { label: 'Changes awaiting review', href: '/approvals' },
   { label: 'Activity', href: '/activity' },
   { label: 'Settings', href: '/settings' },
 ];

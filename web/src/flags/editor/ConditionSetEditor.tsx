@@ -11,8 +11,9 @@ interface ConditionSetEditorProps {
   /** Variant keys of a multivariate flag (an override picks one); empty for boolean flags. */
   variantKeys: string[];
   onChange: (condition: ConditionForm) => void;
-  onRemove: () => void;
-  onDuplicate: () => void;
+  /** Without these, the set has no Remove or Duplicate button (a scheduled change adds one set). */
+  onRemove?: () => void;
+  onDuplicate?: () => void;
   /** Messages for a place inside this condition set (`rollout_percentage`, `properties__0__key`, or '' for the set). */
   issues: (subpath: string) => string[];
 }
@@ -28,14 +29,20 @@ export function ConditionSetEditor({ condition, index, choices, variantKeys, onC
     <section className="panel condition-set" aria-label={name}>
       <div className="panel-header">
         <h3>{name}</h3>
-        <div className="row">
-          <Button size="sm" variant="ghost" onClick={onDuplicate}>
-            Duplicate
-          </Button>
-          <Button size="sm" variant="ghost" onClick={onRemove} aria-label={`Remove ${name}`}>
-            Remove
-          </Button>
-        </div>
+        {onDuplicate || onRemove ? (
+          <div className="row">
+            {onDuplicate ? (
+              <Button size="sm" variant="ghost" onClick={onDuplicate}>
+                Duplicate
+              </Button>
+            ) : null}
+            {onRemove ? (
+              <Button size="sm" variant="ghost" onClick={onRemove} aria-label={`Remove ${name}`}>
+                Remove
+              </Button>
+            ) : null}
+          </div>
+        ) : null}
       </div>
       {setIssues.map((message) => (
         <div key={message} className="field-error" role="alert">
