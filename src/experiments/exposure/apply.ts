@@ -5,7 +5,6 @@
  * per-person rows it keeps the per-variant sums (metric sufficient statistics, exposures per day)
  * as deltas, so that results read a few rows whatever the number of persons.
  */
-import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { isoDay } from '../../kernel/time.ts';
 import { eventValue, isTestAccountEvent, matchesSource, type EventLike } from '../metrics/match.ts';

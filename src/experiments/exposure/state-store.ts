@@ -1,6 +1,5 @@
 /** SQL of the ingestion-time state: exposures and per-metric per-person aggregates. */
 import type { WriteTx } from '../../db/unit-of-work.ts';
-import type { ReadHandle } from '../../db/pool.ts';
 
 export interface ExposureWrite {
   experimentId: number;
