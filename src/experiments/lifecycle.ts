@@ -110,7 +110,7 @@ export async function runLifecycleAction(
       const next = experimentValuesOf(experiment);
       const writeFlag = (flagBody: Parameters<typeof writeExperimentFlag>[5]) => writeExperimentFlag(deps, unit, projectId, flag.id, actor, flagBody);
       const written = await ACTIONS[action]({ experiment, flag, next, writeFlag }, body);
-      const saved = await saveExperiment(unit, experiment, next, actor.user.id);
+      const saved = await saveExperiment(deps, unit, experiment, next, actor.user.id);
       return { experiment: saved, flag: written };
     },
     { retry: true },

@@ -7,6 +7,7 @@ import { EVENT_PROCESSORS } from '../events/pipeline.ts';
 import { defineArea } from '../kernel/area.ts';
 import { registerInProject } from '../kernel/http/project-scope.ts';
 import type { ExperimentDeps } from './deps.ts';
+import { LiveExperimentsCache } from './exposure/live-cache.ts';
 import { experimentsProcessor } from './exposure/processor.ts';
 import { ResultsCache } from './results/cache.ts';
 import { queryRoutes } from './results/routes.ts';
@@ -14,7 +15,7 @@ import { experimentRoutes } from './routes.ts';
 
 export const experiments = defineArea('experiments', ['kernel', 'accounts', 'flags', 'ingestion'], async (app) => {
   const deps: ExperimentDeps = { ...app.kernel, flagCache: app.flagCache, results: new ResultsCache() };
-  app.extensions.contribute(EVENT_PROCESSORS, experimentsProcessor());
+  app.extensions.contribute(EVENT_PROCESSORS, experimentsProcessor(new LiveExperimentsCache(app.kernel.pool, app.kernel.bus)));
   await registerInProject(app, '/experiments', experimentRoutes(deps));
   await registerInProject(app, '/query', queryRoutes(deps));
 });

@@ -1,6 +1,8 @@
-/** The one way an experiment row is written: the row, its activity entry and its ingestion-time state, in one unit of work. */
+/** The one way an experiment row is written: the row, its activity entry, its ingestion-time state and its change notice, in one unit of work. */
 import { jsonEqual } from '../accounts/activity/changes.ts';
 import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { flagLinksChanged } from '../flags/linked.ts';
+import type { ExperimentDeps } from './deps.ts';
 import { recordExperimentActivity } from './activity.ts';
 import { rebuildState } from './exposure/rebuild.ts';
 import { clearState } from './exposure/state-store.ts';
@@ -20,10 +22,15 @@ function stateChanged(before: ExperimentValues, after: ExperimentValues): boolea
   });
 }
 
-export async function insertNewExperiment(unit: UnitOfWork, projectId: number, userId: number, values: ExperimentValues): Promise<ExperimentRecord> {
+/** What an experiment write tells: the change notice, and the flag whose `experiment_set` moved. */
+type SaveDeps = Pick<ExperimentDeps, 'bus' | 'flagCache'>;
+
+export async function insertNewExperiment(deps: SaveDeps, unit: UnitOfWork, projectId: number, userId: number, values: ExperimentValues): Promise<ExperimentRecord> {
   const record = await insertExperiment(unit.client, projectId, userId, withFingerprints(values));
   await recordExperimentActivity(unit.client, null, record, userId);
   if (record.start_date !== null) await rebuildState(unit.client, projectId, record.id);
+  await flagLinksChanged(deps, unit, projectId, record.feature_flag_id);
+  await deps.bus.publish(unit, { kind: 'experiment', projectId, id: record.id });
   return record;
 }
 
@@ -33,6 +40,7 @@ export async function insertNewExperiment(unit: UnitOfWork, projectId: number, u
  * `flagVariantsChanged`: the flag's variant keys moved as well.
  */
 export async function saveExperiment(
+  deps: SaveDeps,
   unit: UnitOfWork,
   before: ExperimentRecord,
   values: ExperimentValues,
@@ -47,5 +55,8 @@ export async function saveExperiment(
     if (after.start_date === null || after.deleted) await clearState(unit.client, after.id);
     else await rebuildState(unit.client, after.project_id, after.id);
   }
+  if (before.deleted !== after.deleted) await flagLinksChanged(deps, unit, after.project_id, after.feature_flag_id);
+  // Ingestion's list of launched experiments follows experiments.
+  await deps.bus.publish(unit, { kind: 'experiment', projectId: after.project_id, id: after.id });
   return after;
 }

@@ -93,7 +93,7 @@ export async function createExperiment(deps: ExperimentDeps, projectId: number, 
           ...(typeof parameters.ensure_experience_continuity === 'boolean' ? { ensureExperienceContinuity: parameters.ensure_experience_continuity } : {}),
         });
       }
-      const experiment = await insertNewExperiment(unit, projectId, actor.user.id, { ...values, feature_flag_id: flag.id });
+      const experiment = await insertNewExperiment(deps, unit, projectId, actor.user.id, { ...values, feature_flag_id: flag.id });
       return { experiment, flag };
     },
     { retry: true },
@@ -182,7 +182,7 @@ export async function updateExperimentById(deps: ExperimentDeps, request: Update
         if (why) throw validationError(why, null);
         flag = await writeExperimentFlag(deps, unit, projectId, flag.id, actor, { active: true });
       }
-      const experiment = await saveExperiment(unit, before, next, actor.user.id, flagVariantsChanged);
+      const experiment = await saveExperiment(deps, unit, before, next, actor.user.id, flagVariantsChanged);
       return { experiment, flag };
     },
     { retry: true },

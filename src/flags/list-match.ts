@@ -29,8 +29,8 @@ export function matchesListFilter(flag: FlagRecord, filter: FlagListFilter, now:
     case 'multivariant':
       return variantCount(flag) > 0;
     case 'experiment':
-      // No experiments exist in Bellwether, so no flag is an experiment's.
-      return false;
+      // Deleted experiments count too (PostHog's filter).
+      return flag.has_experiment;
     case 'remote_config':
       return flag.is_remote_configuration === true;
     default:

@@ -49,7 +49,7 @@ export function presentFlagBody(flag: FlagRecord): FlagBody {
     is_simple_flag: isSimpleFlag(filters),
     rollout_percentage: simpleRolloutPercentage(filters),
     ensure_experience_continuity: flag.ensure_experience_continuity,
-    experiment_set: [],
+    experiment_set: flag.experiment_set,
     surveys: [],
     features: [],
     rollback_conditions: flag.rollback_conditions ?? null,

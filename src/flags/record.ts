@@ -37,6 +37,10 @@ export interface FlagRecord {
   should_create_usage_dashboard: boolean;
   usage_dashboard_id: number | null;
   owned_by_survey: boolean;
+  /** Ids of the live experiments using the flag, ascending. */
+  experiment_set: number[];
+  /** Whether any experiment, deleted ones too, uses the flag. */
+  has_experiment: boolean;
   /**
    * The project's flag change count this write committed at (flag_change_counters): orders the
    * writes of a project, whichever process made them. Set just before COMMIT.

@@ -5,9 +5,19 @@ import type { FlagRecord, FlagValues } from './record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
 
 /** The columns of a FlagRecord, over `feature_flags f` joined by FLAG_JOINS. */
+/**
+ * The experiments using flag `flag` (an alias of feature_flags): the ids of the live ones (PostHog's
+ * `experiment_set`, also what refuses deleting the flag) and whether any exists, deleted ones too
+ * (the list's `type=experiment`). The experiments area's writes read the flag back when these move.
+ */
+const experimentColumns = (flag: string) => `COALESCE((SELECT array_agg(e.id ORDER BY e.id) FROM experiments e
+             WHERE e.feature_flag_id = ${flag}.id AND NOT e.deleted), '{}') AS experiment_set,
+  EXISTS (SELECT 1 FROM experiments e WHERE e.feature_flag_id = ${flag}.id) AS has_experiment`;
+
 export const FLAG_COLUMNS = `f.*, ${userSummarySql('cu')} AS created_by, ${userSummarySql('mu')} AS last_modified_by,
   COALESCE((SELECT array_agg(l.dashboard_id ORDER BY l.dashboard_id) FROM feature_flag_dashboards l
-             WHERE l.feature_flag_id = f.id), '{}') AS analytics_dashboards`;
+             WHERE l.feature_flag_id = f.id), '{}') AS analytics_dashboards,
+  ${experimentColumns('f')}`;
 export const FLAG_JOINS = `LEFT JOIN users cu ON cu.id = f.created_by_id
   LEFT JOIN users mu ON mu.id = f.last_modified_by_id`;
 const SELECT_FLAG = `SELECT ${FLAG_COLUMNS} FROM feature_flags f ${FLAG_JOINS}`;
@@ -161,7 +171,7 @@ export async function insertFlag(
          FROM dashboard, jsonb_to_recordset(${insights}::jsonb) AS i(name text, kind text, query jsonb))
      INSERT INTO feature_flags (${VALUE_COLUMNS}, owned_by_survey, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id)
      VALUES (${placeholders.join(', ')}, ${user}, 1, (SELECT id FROM dashboard))
-     RETURNING *`,
+     RETURNING *, '{}'::int[] AS experiment_set, false AS has_experiment`,
     params,
   );
   return rows[0];
@@ -171,10 +181,10 @@ export async function updateFlag(db: WriteTx, id: number, userId: number | null,
   const params = valueParams(values);
   const assignments = VALUE_COLUMNS.split(',').map((column, i) => `${column.trim()} = $${i + 1}`);
   const { rows } = await db.query<FlagRow>(
-    `UPDATE feature_flags SET ${assignments.join(', ')}, version = version + 1, updated_at = now(),
+    `UPDATE feature_flags f SET ${assignments.join(', ')}, version = version + 1, updated_at = now(),
             last_modified_by_id = $${params.length + 1}
       WHERE id = $${params.length + 2}
-      RETURNING *`,
+      RETURNING *, ${experimentColumns('f')}`,
     [...params, userId, id],
   );
   return rows[0];

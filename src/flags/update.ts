@@ -60,6 +60,11 @@ async function checkStateTransitions(db: ReadHandle, projectId: number, before: 
       : validationError('An archived feature flag must be disabled: send "active": false with "archived": true, or use the archive action.', 'archived');
   }
   const deleting = next.deleted && !before.deleted;
+  if (deleting && before.experiment_set.length > 0) {
+    throw validationError(
+      `Cannot delete a feature flag that is linked to active experiment(s) with ID(s): ${before.experiment_set.join(', ')}. Please delete the experiment(s) before deleting the flag.`,
+    );
+  }
   const disabling = !next.active && before.active && !next.deleted;
   if (deleting || disabling) {
     const dependents = await activeDependents(db, projectId, before.id);

@@ -14,7 +14,7 @@ function record(id: number, key: string, extra: Partial<FlagRecord> = {}): FlagR
     version: 1, ensure_experience_continuity: false, rollback_conditions: null, performed_rollback: null, tags: [], evaluation_tags: [],
     analytics_dashboards: [], has_enriched_analytics: null, creation_context: 'feature_flags', is_remote_configuration: null,
     has_encrypted_payloads: null, evaluation_runtime: 'all', bucketing_identifier: null, last_called_at: null, create_in_folder: null,
-    should_create_usage_dashboard: false, usage_dashboard_id: null, owned_by_survey: false, change_seq: 0, ...extra,
+    should_create_usage_dashboard: false, usage_dashboard_id: null, owned_by_survey: false, experiment_set: [], has_experiment: false, change_seq: 0, ...extra,
   };
 }
 

@@ -5,7 +5,6 @@
  * per-person rows it keeps the per-variant sums (metric sufficient statistics, exposures per day)
  * as deltas, so that results read a few rows whatever the number of persons.
  */
-import type { ReadHandle } from '../../db/pool.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 import { isoDay } from '../../kernel/time.ts';
 import { eventValue, isTestAccountEvent, matchesSource, type EventLike } from '../metrics/match.ts';
@@ -13,16 +12,13 @@ import type { EventSource, ParsedMetric } from '../metrics/types.ts';
 import { contributionOf, effectiveVariant, NO_EVENTS, SumsDeltas } from './contribution.ts';
 import type { LiveExperiment } from './live.ts';
 import {
-  eventsByUuid,
+  exposeAndRead,
   exposureKey,
-  lockExposures,
   prunePendingEvents,
-  readForMetrics,
   unitKey,
-  unitsOfPersons,
-  upsertExposures,
   writeState,
   type DayDelta,
+  type ExposeAndRead,
   type ExposureWrite,
   type MetricUnit,
   type PendingEvent,
@@ -143,107 +139,99 @@ function counts(metric: ParsedMetric, event: PersonEvent): boolean {
   return metricSources(metric).some((source) => matchesSource(event, source));
 }
 
-/** The kept events of persons whose exposure was written now, per experiment. */
-async function pendingNowCounted(db: ReadHandle, projectId: number, taken: Array<{ experimentId: number; eventUuid: string }>): Promise<Map<number, PersonEvent[]>> {
-  const byExperiment = new Map<number, PersonEvent[]>();
-  if (taken.length === 0) return byExperiment;
-  const stored = new Map((await eventsByUuid(db, projectId, [...new Set(taken.map((p) => p.eventUuid))])).map((row) => [row.uuid, row]));
-  for (const { experimentId, eventUuid } of taken) {
-    const row = stored.get(eventUuid);
-    if (!row) continue;
-    const list = byExperiment.get(experimentId) ?? [];
-    list.push({ uuid: row.uuid, event: row.event, properties: row.properties, timestamp: row.timestamp, personId: row.person_id });
-    byExperiment.set(experimentId, list);
-  }
-  return byExperiment;
+type Days = Map<string, DayDelta>;
+
+function addDay(days: Days, experimentId: number, variant: string, at: Date, n: number): void {
+  const day = isoDay(at);
+  const key = `${experimentId}\u0000${variant}\u0000${day}`;
+  const delta = days.get(key) ?? { experimentId, variant, day, n: 0 };
+  delta.n += n;
+  days.set(key, delta);
 }
 
 /**
- * Writes the batch's exposures; new persons add a sample to every metric of their variant, and a
- * person whose variant or first day moved takes their contributions along.
+ * The sums and daily counts the exposures written now move: a new person adds a sample to every
+ * metric of their variant, and a person whose variant or first day moved takes their contributions
+ * (from their stored aggregates) along.
  */
-async function applyExposures(
-  db: WriteTx,
-  experiments: readonly LiveExperiment[],
-  writes: ExposureWrite[],
-  keepPending: boolean,
-  sums: SumsDeltas,
-  days: Map<string, DayDelta>,
-): Promise<Array<{ experimentId: number; eventUuid: string }>> {
-  if (writes.length === 0) return [];
-  const before = await lockExposures(db, writes);
-  const { changed, taken } = await upsertExposures(db, writes, keepPending);
+function exposureDeltas(experiments: readonly LiveExperiment[], state: ExposeAndRead, sums: SumsDeltas, days: Days): void {
   const byId = new Map(experiments.map((e) => [e.id, e]));
-  const moved = new Map<number, string[]>();
-  const dayDelta = (experimentId: number, variant: string, at: Date, n: number) => {
-    const day = isoDay(at);
-    const key = `${experimentId}\u0000${variant}\u0000${day}`;
-    const delta = days.get(key) ?? { experimentId, variant, day, n: 0 };
-    delta.n += n;
-    days.set(key, delta);
-  };
-  for (const after of changed) {
+  for (const after of state.changed) {
     const experiment = byId.get(after.experimentId);
     if (!experiment) continue;
     const handling = experiment.exposure.multipleVariantHandling;
-    const old = before.get(exposureKey(after.experimentId, after.personId));
+    const old = state.before.get(exposureKey(after.experimentId, after.personId));
     const variant = effectiveVariant(after, handling);
     if (!old) {
       for (const metric of experiment.metrics) sums.add(experiment.id, metric, variant, contributionOf(metric, NO_EVENTS), 1, true);
-      dayDelta(experiment.id, variant, after.firstSeenAt, 1);
+      addDay(days, experiment.id, variant, after.firstSeenAt, 1);
       continue;
     }
     const oldVariant = effectiveVariant(old, handling);
     if (oldVariant !== variant || isoDay(old.firstSeenAt) !== isoDay(after.firstSeenAt)) {
-      dayDelta(experiment.id, oldVariant, old.firstSeenAt, -1);
-      dayDelta(experiment.id, variant, after.firstSeenAt, 1);
+      addDay(days, experiment.id, oldVariant, old.firstSeenAt, -1);
+      addDay(days, experiment.id, variant, after.firstSeenAt, 1);
     }
-    if (oldVariant !== variant) moved.set(experiment.id, [...(moved.get(experiment.id) ?? []), after.personId]);
-  }
-  for (const [experimentId, personIds] of moved) {
-    const experiment = byId.get(experimentId) as LiveExperiment;
-    const handling = experiment.exposure.multipleVariantHandling;
-    const units = new Map((await unitsOfPersons(db, experimentId, personIds)).map((u) => [unitKey(experimentId, u.metricUuid, u.personId), u]));
-    for (const personId of personIds) {
-      const old = before.get(exposureKey(experimentId, personId)) as StoredExposure;
-      const now = changed.find((c) => c.experimentId === experimentId && c.personId === personId) as StoredExposure;
-      for (const metric of experiment.metrics) {
-        const contribution = contributionOf(metric, units.get(unitKey(experimentId, metric.uuid, personId)) ?? NO_EVENTS);
-        sums.add(experimentId, metric, effectiveVariant(old, handling), contribution, -1, true);
-        sums.add(experimentId, metric, effectiveVariant(now, handling), contribution, 1, true);
-      }
+    if (oldVariant === variant) continue;
+    for (const metric of experiment.metrics) {
+      const contribution = contributionOf(metric, state.units.get(unitKey(experiment.id, metric.uuid, after.personId)) ?? NO_EVENTS);
+      sums.add(experiment.id, metric, oldVariant, contribution, -1, true);
+      sums.add(experiment.id, metric, variant, contribution, 1, true);
     }
   }
-  return taken;
 }
 
-/** Applies events of known persons to the experiments' state, in the caller's transaction. */
+/** The (experiment, metric, event) triples an experiment counts among `events` (its dates and test-account rule applied). */
+function metricEvents(experiment: LiveExperiment, events: readonly PersonEvent[]): Array<{ experiment: LiveExperiment; metric: ParsedMetric; event: PersonEvent }> {
+  const touched: Array<{ experiment: LiveExperiment; metric: ParsedMetric; event: PersonEvent }> = [];
+  for (const event of events) {
+    if (!inDates(experiment, event.timestamp)) continue;
+    if (experiment.exposure.filterTestAccounts && isTestAccountEvent(event)) continue;
+    for (const metric of experiment.metrics) if (counts(metric, event)) touched.push({ experiment, metric, event });
+  }
+  return touched;
+}
+
+/**
+ * Applies events of known persons to the experiments' state, in the caller's transaction, in two
+ * statements whatever the batch: one that writes the exposures and reads what the metrics need
+ * (`exposeAndRead`), one that writes the rest (`writeState`).
+ */
 export async function applyEvents(db: WriteTx, experiments: readonly LiveExperiment[], events: PersonEvent[], options: ApplyOptions): Promise<void> {
   if (experiments.length === 0 || events.length === 0) return;
   const byTime = (a: PersonEvent, b: PersonEvent) => a.timestamp.getTime() - b.timestamp.getTime();
   const ordered = [...events].sort(byTime);
   const sums = new SumsDeltas();
-  const days = new Map<string, DayDelta>();
+  const days: Days = new Map();
   const shard = Math.floor(Math.random() * SHARDS);
   const writes = experiments.flatMap((experiment) => exposureWrites(experiment, ordered));
-  const taken = await applyExposures(db, experiments, writes, options.keepPending, sums, days);
-  const pending = await pendingNowCounted(db, options.projectId, taken);
 
-  // Metric events: which (experiment, metric, person) they touch.
-  const touched: Array<{ experiment: LiveExperiment; metric: ParsedMetric; event: PersonEvent }> = [];
+  // Every (experiment, person) the batch may touch: exposed now or with metric events; and all their aggregates.
+  const pairs = new Map<string, { experiment: LiveExperiment; personId: string }>();
+  const byId = new Map(experiments.map((e) => [e.id, e]));
+  for (const write of writes) pairs.set(exposureKey(write.experimentId, write.personId), { experiment: byId.get(write.experimentId) as LiveExperiment, personId: write.personId });
   for (const experiment of experiments) {
-    const own = pending.get(experiment.id);
-    for (const event of own ? [...own, ...ordered].sort(byTime) : ordered) {
-      if (!inDates(experiment, event.timestamp)) continue;
-      if (experiment.exposure.filterTestAccounts && isTestAccountEvent(event)) continue;
-      for (const metric of experiment.metrics) if (counts(metric, event)) touched.push({ experiment, metric, event });
-    }
+    for (const { event } of metricEvents(experiment, ordered)) pairs.set(exposureKey(experiment.id, event.personId), { experiment, personId: event.personId });
   }
-  const keys = new Map<string, { experimentId: number; metricUuid: string; personId: string }>();
-  for (const { experiment, metric, event } of touched) {
-    keys.set(unitKey(experiment.id, metric.uuid, event.personId), { experimentId: experiment.id, metricUuid: metric.uuid, personId: event.personId });
-  }
-  const { exposures, units: stored } = await readForMetrics(db, [...keys.values()]);
+  if (pairs.size === 0) return;
+  const state = await exposeAndRead(db, options.projectId, {
+    pairs: [...pairs.values()].map(({ experiment, personId }) => ({ experimentId: experiment.id, personId })),
+    writes,
+    units: [...pairs.values()].flatMap(({ experiment, personId }) => experiment.metrics.map((metric) => ({ experimentId: experiment.id, metricUuid: metric.uuid, personId }))),
+    takePending: options.keepPending,
+  });
+  exposureDeltas(experiments, state, sums, days);
+  const exposures = new Map(state.before);
+  for (const exposure of state.changed) exposures.set(exposureKey(exposure.experimentId, exposure.personId), exposure);
+  const released = new Map<number, PersonEvent[]>();
+  for (const event of state.released) released.set(event.experimentId, [...(released.get(event.experimentId) ?? []), event]);
+
+  // Metric events: which (experiment, metric, person) they touch, the released kept events among them.
+  const touched = experiments.flatMap((experiment) => {
+    const own = released.get(experiment.id);
+    return metricEvents(experiment, own ? [...own, ...ordered].sort(byTime) : ordered);
+  });
+  const stored = state.units;
   const kept = new Map<string, PendingEvent>();
   const counted = touched.filter(({ experiment, metric, event }) => {
     const exposedAt = exposures.get(exposureKey(experiment.id, event.personId))?.firstSeenAt;

@@ -6,6 +6,7 @@ import { exposureRule, type ExposureRule } from './criteria.ts';
 
 export interface LiveExperiment {
   id: number;
+  flagId: number;
   flagKey: string;
   /** The flag's variant keys minus excluded ones: only these expose a person. */
   variants: Set<string>;
@@ -18,6 +19,7 @@ export interface LiveExperiment {
 
 export interface LiveExperimentRow {
   id: number;
+  flag_id: number;
   flag_key: string;
   flag_filters: { multivariate?: { variants?: Array<{ key?: unknown }> } | null } | null;
   start_date: Date;
@@ -32,8 +34,9 @@ export interface LiveExperimentRow {
  * Experiments still taking events: launched, not deleted, and not ended more than a day ago (late
  * events stamped before the end are still counted within that day).
  */
+const LATE_EVENTS_MS = 24 * 60 * 60 * 1000;
 const LATE_EVENTS_INTERVAL = `interval '1 day'`;
-const LIVE_SQL = `SELECT e.id, f.key AS flag_key, f.filters AS flag_filters, e.start_date, e.end_date, e.exposure_criteria,
+const LIVE_SQL = `SELECT e.id, f.id AS flag_id, f.key AS flag_key, f.filters AS flag_filters, e.start_date, e.end_date, e.exposure_criteria,
                          e.metrics, e.metrics_secondary, e.excluded_variants
                     FROM experiments e JOIN feature_flags f ON f.id = e.feature_flag_id
                    WHERE e.project_id = $1 AND e.start_date IS NOT NULL AND NOT e.deleted`;
@@ -41,6 +44,11 @@ const LIVE_SQL = `SELECT e.id, f.key AS flag_key, f.filters AS flag_filters, e.s
 export async function liveExperiments(db: ReadHandle, projectId: number): Promise<LiveExperiment[]> {
   const { rows } = await db.query<LiveExperimentRow>(`${LIVE_SQL} AND (e.end_date IS NULL OR e.end_date > now() - ${LATE_EVENTS_INTERVAL})`, [projectId]);
   return rows.map(toLive);
+}
+
+/** Whether a launched experiment still takes events at `now` (the time test of `liveExperiments`, for a list kept in memory). */
+export function stillTakingEvents(experiment: LiveExperiment, now: Date): boolean {
+  return experiment.end === null || experiment.end.getTime() > now.getTime() - LATE_EVENTS_MS;
 }
 
 export async function liveExperimentById(db: ReadHandle, projectId: number, id: number): Promise<LiveExperiment | null> {
@@ -69,6 +77,7 @@ export function toLive(row: LiveExperimentRow): LiveExperiment {
   }
   return {
     id: row.id,
+    flagId: row.flag_id,
     flagKey: row.flag_key,
     variants,
     start: row.start_date,

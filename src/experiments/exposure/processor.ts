@@ -3,7 +3,8 @@ import type { EventProcessor } from '../../events/pipeline.ts';
 import type { IncomingEvent } from '../../events/types.ts';
 import type { UnitOfWork } from '../../db/unit-of-work.ts';
 import { applyEvents, metricSources, type PersonEvent } from './apply.ts';
-import { liveExperiments, type LiveExperiment } from './live.ts';
+import type { LiveExperimentsCache } from './live-cache.ts';
+import type { LiveExperiment } from './live.ts';
 
 /** Event names the experiments read; null in the set = any event. */
 export function namesRead(experiments: readonly LiveExperiment[]): Set<string | null> {
@@ -19,14 +20,13 @@ export function namesRead(experiments: readonly LiveExperiment[]): Set<string | 
 
 /**
  * Keeps every launched experiment's exposures and per-person metric aggregates up to date in the
- * batch's transaction: one read of the project's launched experiments per batch, and for a batch
- * holding events they read, the exposures (with the kept events they release), the exposure
- * times, the aggregates (read locked, then written) and the running sums.
+ * batch's transaction: the project's launched experiments come from this process's cache (no
+ * statement), and a batch holding events they read costs two statements (`applyEvents`).
  */
-export function experimentsProcessor(): EventProcessor {
+export function experimentsProcessor(live: LiveExperimentsCache): EventProcessor {
   return {
     async process(client: WriteTx, projectId: number, events: IncomingEvent[], _unit: UnitOfWork, persons: ReadonlyMap<string, string>) {
-      const experiments = await liveExperiments(client, projectId);
+      const experiments = await live.live(projectId);
       if (experiments.length === 0) return;
       const names = namesRead(experiments);
       const relevant = names.has(null) ? events : events.filter((event) => names.has(event.event));

@@ -1,6 +1,5 @@
 /** SQL of the ingestion-time state: exposures and per-metric per-person aggregates. */
 import type { WriteTx } from '../../db/unit-of-work.ts';
-import type { ReadHandle } from '../../db/pool.ts';
 
 export interface ExposureWrite {
   experimentId: number;
@@ -10,10 +9,7 @@ export interface ExposureWrite {
   multiple: boolean;
 }
 
-/**
- * Merges exposures into the stored ones: the earliest time and its variant win, and a second
- * distinct variant marks the person as seen in several. A repeat that changes nothing writes nothing.
- */
+/** A person's exposure to an experiment, as stored. */
 export interface StoredExposure {
   experimentId: number;
   personId: string;
@@ -40,38 +36,93 @@ const exposureOf = (row: ExposureRow): StoredExposure => ({
 
 export const exposureKey = (experimentId: number, personId: string) => `${experimentId}:${personId}`;
 
-/** The stored exposures of these (experiment, person) pairs, locked for the caller's transaction. */
-export async function lockExposures(db: WriteTx, pairs: Array<{ experimentId: number; personId: string }>): Promise<Map<string, StoredExposure>> {
-  const result = new Map<string, StoredExposure>();
-  if (pairs.length === 0) return result;
-  const { rows } = await db.query<ExposureRow>(
-    `SELECT x.experiment_id, x.person_id, x.first_seen_at, x.first_variant, x.multiple
-       FROM experiment_exposures x
-       JOIN unnest($1::int[], $2::uuid[]) AS k(experiment_id, person_id) ON x.experiment_id = k.experiment_id AND x.person_id = k.person_id
-      ORDER BY x.experiment_id, x.person_id
-      FOR UPDATE OF x`,
-    [pairs.map((p) => p.experimentId), pairs.map((p) => p.personId)],
-  );
-  for (const row of rows) result.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row));
-  return result;
+export interface PendingEvent {
+  experimentId: number;
+  personId: string;
+  eventUuid: string;
+  timestamp: Date;
+}
+
+/** A kept event released by an exposure written now, as stored. */
+export interface ReleasedEvent {
+  experimentId: number;
+  uuid: string;
+  event: string;
+  properties: Record<string, unknown>;
+  timestamp: Date;
+  personId: string;
+}
+
+export interface ExposeAndRead {
+  /** The stored exposures of the pairs read, as they were before this statement. */
+  before: Map<string, StoredExposure>;
+  /** The exposures this statement inserted or changed, as written. */
+  changed: StoredExposure[];
+  /** The kept events of persons exposed now, stamped at or after their exposure (taken out of the keeping). */
+  released: ReleasedEvent[];
+  /** The stored aggregates of the (experiment, metric, person) keys read. */
+  units: Map<string, MetricUnit>;
+}
+
+interface ExposeRow {
+  part: 'before' | 'changed' | 'unit' | 'released';
+  experiment_id: number;
+  person_id: string;
+  first_seen_at: Date | null;
+  first_variant: string | null;
+  multiple: boolean | null;
+  metric_uuid: string | null;
+  num: number | null;
+  num_count: string | null;
+  den: number | null;
+  den_count: string | null;
+  step: number | null;
+  step_at: Date | null;
+  event_uuid: string | null;
+  event: string | null;
+  properties: Record<string, unknown> | null;
+  timestamp: Date | null;
 }
 
 /**
- * Merges exposures into the stored ones (the earliest time and its variant win; a second distinct
- * variant marks the person as seen in several; a repeat that changes nothing writes nothing), and
- * with `takePending` takes, in the same statement, the kept events of the persons written that are
- * stamped at or after their exposure.
+ * A batch's whole read and exposure write, in one statement (prepared once per connection: its
+ * planning costs more than running it):
+ * - the stored exposures of `pairs` as they were (the statement's snapshot);
+ * - the exposures merged (the earliest time and its variant win; a second distinct variant marks the
+ *   person as seen in several; a repeat that changes nothing writes nothing), as written;
+ * - with `takePending`, the kept events of the persons written that are stamped at or after their
+ *   exposure, taken out of the keeping and read back from the events;
+ * - the stored aggregates of `units`.
+ *
+ * No row lock is taken to read: every ingestion batch holds the row locks of its persons (taken
+ * when it resolves them) until it commits, so no other batch writes these persons' state meanwhile.
  */
-export async function upsertExposures(
+export async function exposeAndRead(
   db: WriteTx,
-  rows: ExposureWrite[],
-  takePending: boolean,
-): Promise<{ changed: StoredExposure[]; taken: Array<{ experimentId: number; eventUuid: string }> }> {
-  if (rows.length === 0) return { changed: [], taken: [] };
-  const result = await db.query<ExposureRow & { taken: string | null }>(
-    `WITH up AS (
+  projectId: number,
+  request: {
+    pairs: Array<{ experimentId: number; personId: string }>;
+    writes: ExposureWrite[];
+    units: Array<{ experimentId: number; metricUuid: string; personId: string }>;
+    takePending: boolean;
+  },
+): Promise<ExposeAndRead> {
+  const { pairs, writes, units: unitKeys, takePending } = request;
+  const result: ExposeAndRead = { before: new Map(), changed: [], released: [], units: new Map() };
+  if (pairs.length === 0 && writes.length === 0 && unitKeys.length === 0) return result;
+  const nothing =
+    'NULL::text AS metric_uuid, NULL::float8 AS num, NULL::bigint AS num_count, NULL::float8 AS den, NULL::bigint AS den_count, NULL::int AS step, ' +
+    'NULL::timestamptz AS step_at, NULL::uuid AS event_uuid, NULL::text AS event, NULL::jsonb AS properties, NULL::timestamptz AS "timestamp"';
+  const { rows } = await db.query<ExposeRow>({
+    name: 'bellwether-experiments-expose-and-read',
+    text: `WITH before AS MATERIALIZED (
+       SELECT x.experiment_id, x.person_id, x.first_seen_at, x.first_variant, x.multiple
+         FROM experiment_exposures x
+         JOIN (SELECT DISTINCT * FROM unnest($1::int[], $2::uuid[])) AS k(experiment_id, person_id)
+           ON x.experiment_id = k.experiment_id AND x.person_id = k.person_id
+     ), up AS (
        INSERT INTO experiment_exposures AS x (experiment_id, person_id, first_seen_at, first_variant, multiple)
-       SELECT * FROM unnest($1::int[], $2::uuid[], $3::timestamptz[], $4::text[], $5::boolean[])
+       SELECT * FROM unnest($3::int[], $4::uuid[], $5::timestamptz[], $6::text[], $7::boolean[])
        ON CONFLICT (experiment_id, person_id) DO UPDATE SET
          multiple = x.multiple OR excluded.multiple OR x.first_variant <> excluded.first_variant,
          first_variant = CASE WHEN excluded.first_seen_at < x.first_seen_at THEN excluded.first_variant ELSE x.first_variant END,
@@ -80,74 +131,74 @@ export async function upsertExposures(
        RETURNING experiment_id, person_id, first_seen_at, first_variant, multiple
      ), taken AS (
        DELETE FROM experiment_pending_events p USING up
-        WHERE $6 AND p.experiment_id = up.experiment_id AND p.person_id = up.person_id AND p.timestamp >= up.first_seen_at
+        WHERE $8 AND p.experiment_id = up.experiment_id AND p.person_id = up.person_id AND p.timestamp >= up.first_seen_at
        RETURNING p.experiment_id, p.event_uuid
      )
-     SELECT experiment_id, person_id, first_seen_at, first_variant, multiple, NULL::uuid AS taken FROM up
+     SELECT 'before' AS part, experiment_id, person_id, first_seen_at, first_variant, multiple, ${nothing} FROM before
      UNION ALL
-     SELECT experiment_id, NULL, NULL, NULL, NULL, event_uuid FROM taken`,
-    [
-      rows.map((r) => r.experimentId),
-      rows.map((r) => r.personId),
-      rows.map((r) => r.firstSeenAt),
-      rows.map((r) => r.firstVariant),
-      rows.map((r) => r.multiple),
+     SELECT 'changed', experiment_id, person_id, first_seen_at, first_variant, multiple, ${nothing} FROM up
+     UNION ALL
+     SELECT 'unit', m.experiment_id, m.person_id, NULL, NULL, NULL, m.metric_uuid, m.num, m.num_count, m.den, m.den_count, m.step, m.step_at,
+            NULL, NULL, NULL, NULL
+       FROM unnest($9::int[], $10::text[], $11::uuid[]) AS k(experiment_id, metric_uuid, person_id)
+       JOIN experiment_metric_units m ON m.experiment_id = k.experiment_id AND m.metric_uuid = k.metric_uuid AND m.person_id = k.person_id
+     UNION ALL
+     SELECT 'released', t.experiment_id, e.person_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+            e.uuid, e.event, e.properties, e.timestamp
+       FROM taken t JOIN events e ON e.project_id = $12 AND e.uuid = t.event_uuid AND e.person_id IS NOT NULL`,
+    values: [
+      pairs.map((p) => p.experimentId),
+      pairs.map((p) => p.personId),
+      writes.map((r) => r.experimentId),
+      writes.map((r) => r.personId),
+      writes.map((r) => r.firstSeenAt),
+      writes.map((r) => r.firstVariant),
+      writes.map((r) => r.multiple),
       takePending,
+      unitKeys.map((k) => k.experimentId),
+      unitKeys.map((k) => k.metricUuid),
+      unitKeys.map((k) => k.personId),
+      projectId,
     ],
-  );
-  const changed: StoredExposure[] = [];
-  const taken: Array<{ experimentId: number; eventUuid: string }> = [];
-  for (const row of result.rows) {
-    if (row.taken !== null) taken.push({ experimentId: row.experiment_id, eventUuid: row.taken });
-    else changed.push(exposureOf(row));
+  });
+  for (const row of rows) {
+    switch (row.part) {
+      case 'before':
+        result.before.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row as ExposureRow));
+        break;
+      case 'changed':
+        result.changed.push(exposureOf(row as ExposureRow));
+        break;
+      case 'unit':
+        result.units.set(unitKey(row.experiment_id, row.metric_uuid as string, row.person_id), {
+          experimentId: row.experiment_id,
+          metricUuid: row.metric_uuid as string,
+          personId: row.person_id,
+          num: row.num as number,
+          numCount: Number(row.num_count),
+          den: row.den as number,
+          denCount: Number(row.den_count),
+          step: row.step as number,
+          stepAt: row.step_at,
+        });
+        break;
+      case 'released':
+        result.released.push({
+          experimentId: row.experiment_id,
+          uuid: row.event_uuid as string,
+          event: row.event as string,
+          properties: row.properties ?? {},
+          timestamp: row.timestamp as Date,
+          personId: row.person_id,
+        });
+    }
   }
-  return { changed, taken };
-}
-
-export interface PendingEvent {
-  experimentId: number;
-  personId: string;
-  eventUuid: string;
-  timestamp: Date;
+  return result;
 }
 
 /** Forgets kept events older than an hour. */
 export async function prunePendingEvents(db: WriteTx): Promise<void> {
   await db.query(`DELETE FROM experiment_pending_events WHERE recorded_at < now() - interval '1 hour'`);
-}
-
-/** Stored events by uuid, with their persons. */
-export async function eventsByUuid(
-  db: ReadHandle,
-  projectId: number,
-  uuids: string[],
-): Promise<Array<{ uuid: string; event: string; properties: Record<string, unknown>; timestamp: Date; person_id: string }>> {
-  if (uuids.length === 0) return [];
-  const { rows } = await db.query<{ uuid: string; event: string; properties: Record<string, unknown>; timestamp: Date; person_id: string }>(
-    'SELECT uuid, event, properties, timestamp, person_id FROM events WHERE project_id = $1 AND uuid = ANY($2::uuid[]) AND person_id IS NOT NULL',
-    [projectId, uuids],
-  );
-  return rows;
-}
-
-/** Every metric aggregate of these persons in this experiment (a person changing variant takes them along). */
-export async function unitsOfPersons(db: ReadHandle, experimentId: number, personIds: string[]): Promise<MetricUnit[]> {
-  if (personIds.length === 0) return [];
-  const { rows } = await db.query<{ metric_uuid: string; person_id: string; num: number; num_count: string; den: number; den_count: string; step: number; step_at: Date | null }>(
-    'SELECT * FROM experiment_metric_units WHERE experiment_id = $1 AND person_id = ANY($2::uuid[])',
-    [experimentId, personIds],
-  );
-  return rows.map((row) => ({
-    experimentId,
-    metricUuid: row.metric_uuid,
-    personId: row.person_id,
-    num: row.num,
-    numCount: Number(row.num_count),
-    den: row.den,
-    denCount: Number(row.den_count),
-    step: row.step,
-    stepAt: row.step_at,
-  }));
 }
 
 export interface SumsDelta {
@@ -184,52 +235,6 @@ export interface MetricUnit {
 
 export const unitKey = (experimentId: number, metricUuid: string, personId: string) => `${experimentId}\u0000${metricUuid}\u0000${personId}`;
 
-/**
- * For metric events of these (experiment, metric, person) keys: the person's exposure (held
- * against a concurrent change of variant) and their stored aggregate (locked), in one statement.
- * Keys whose person is not exposed are absent.
- */
-export async function readForMetrics(
-  db: ReadHandle,
-  keys: Array<{ experimentId: number; metricUuid: string; personId: string }>,
-): Promise<{ exposures: Map<string, StoredExposure>; units: Map<string, MetricUnit> }> {
-  const exposures = new Map<string, StoredExposure>();
-  const units = new Map<string, MetricUnit>();
-  if (keys.length === 0) return { exposures, units };
-  const { rows } = await db.query<ExposureRow & {
-    metric_uuid: string; num: number | null; num_count: string | null; den: number | null; den_count: string | null; step: number | null; step_at: Date | null;
-  }>(
-    `SELECT k.experiment_id, k.metric_uuid, k.person_id, x.first_seen_at, x.first_variant, x.multiple,
-            u.num, u.num_count, u.den, u.den_count, u.step, u.step_at
-       FROM unnest($1::int[], $2::text[], $3::uuid[]) AS k(experiment_id, metric_uuid, person_id)
-       JOIN experiment_exposures x ON x.experiment_id = k.experiment_id AND x.person_id = k.person_id
-       LEFT JOIN LATERAL (
-         SELECT * FROM experiment_metric_units m
-          WHERE m.experiment_id = k.experiment_id AND m.metric_uuid = k.metric_uuid AND m.person_id = k.person_id
-          FOR UPDATE
-       ) u ON true
-      ORDER BY k.experiment_id, k.person_id, k.metric_uuid
-      FOR SHARE OF x`,
-    [keys.map((k) => k.experimentId), keys.map((k) => k.metricUuid), keys.map((k) => k.personId)],
-  );
-  for (const row of rows) {
-    exposures.set(exposureKey(row.experiment_id, row.person_id), exposureOf(row));
-    if (row.num_count === null) continue;
-    units.set(unitKey(row.experiment_id, row.metric_uuid, row.person_id), {
-      experimentId: row.experiment_id,
-      metricUuid: row.metric_uuid,
-      personId: row.person_id,
-      num: row.num as number,
-      numCount: Number(row.num_count),
-      den: row.den as number,
-      denCount: Number(row.den_count),
-      step: row.step as number,
-      stepAt: row.step_at,
-    });
-  }
-  return { exposures, units };
-}
-
 export interface StateWrites {
   updated: MetricUnit[];
   inserted: MetricUnit[];
@@ -263,8 +268,9 @@ const unitsUnnest = (first: number) =>
 export async function writeState(db: WriteTx, writes: StateWrites): Promise<void> {
   const { updated, inserted, pending, sums, days, shard } = writes;
   if (updated.length + inserted.length + pending.length + sums.length + days.length === 0) return;
-  await db.query(
-    `WITH updated AS (
+  await db.query({
+    name: 'bellwether-experiments-write-state',
+    text: `WITH updated AS (
        UPDATE experiment_metric_units u SET num = k.num, num_count = k.num_count, den = k.den, den_count = k.den_count, step = k.step, step_at = k.step_at
          FROM ${unitsUnnest(1)} AS k(experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
         WHERE u.experiment_id = k.experiment_id AND u.metric_uuid = k.metric_uuid AND u.person_id = k.person_id
@@ -299,7 +305,7 @@ export async function writeState(db: WriteTx, writes: StateWrites): Promise<void
      )
      SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted) + (SELECT count(*) FROM kept)
           + (SELECT count(*) FROM sums) + (SELECT count(*) FROM days) AS n`,
-    [
+    values: [
       ...unitColumns(updated),
       ...unitColumns(inserted),
       pending.map((r) => r.experimentId),
@@ -322,7 +328,7 @@ export async function writeState(db: WriteTx, writes: StateWrites): Promise<void
       days.map((d) => d.day),
       days.map((d) => d.n),
     ],
-  );
+  });
 }
 
 /** Forgets an experiment's state (a rebuild follows, or the experiment went back to draft). */

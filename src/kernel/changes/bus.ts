@@ -12,6 +12,7 @@ export type Change =
   | { kind: 'flag'; projectId: number; id: number; version?: number }
   | { kind: 'cohort'; projectId: number; id: number }
   | { kind: 'survey'; projectId: number; id: string }
+  | { kind: 'experiment'; projectId: number; id: number }
   | { kind: 'group_types'; projectId: number }
   | { kind: 'project'; projectId: number }
   | { kind: 'auth' };
