@@ -6,9 +6,9 @@
 import type { ActivityFollower, NewActivity } from '../../accounts/activity/store.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { enqueueMessage } from '../outbox.ts';
-import { subscribedEndpoints } from '../store.ts';
 import { messageContext } from './context.ts';
 import { activityEventsFor } from './registry.ts';
+import { endpointsTaking } from './subscriptions.ts';
 
 /** The changed fields as before → after (an update's `changes`). */
 function changesOf(entry: NewActivity): { field: string; before: unknown; after: unknown }[] {
@@ -21,7 +21,7 @@ export function webhookActivityFollower(onEnqueued: () => void): ActivityFollowe
     if (events.length === 0) return;
     const db = unit.client;
     for (const event of events) {
-      const endpoints = await subscribedEndpoints(db, entry.projectId, event.type);
+      const endpoints = await endpointsTaking(unit, entry.projectId, event.type);
       if (endpoints.length === 0) continue;
       const object = await event.object(db, entry.projectId, entry.itemId);
       const context = await messageContext(db, entry.projectId, entry.userId);
