@@ -91,12 +91,12 @@ test('scheduled_change.applied and .failed are written with the run, as the sche
   const messages = await delivered();
   const byType = new Map(messages.map((m) => [m.type, m]));
   assert.equal(messages.length, 2);
-  const ok = byType.get('scheduled_change.applied');
+  const ok = byType.get('scheduled_change.applied') ?? assert.fail('no scheduled_change.applied');
   assert.equal(ok.data.object.id, applied.id);
   assert.ok(ok.data.object.executed_at, 'the object is the row after the run');
   assert.equal(ok.data.object.record_id, String(flag.id));
   assert.ok(ok.data.actor.email, 'the creator made the change');
-  const failed = byType.get('scheduled_change.failed');
+  const failed = byType.get('scheduled_change.failed') ?? assert.fail('no scheduled_change.failed');
   assert.equal(failed.data.object.id, broken.id);
   assert.match(failed.data.object.failure_reason, /\(permanent error\)$/);
   assert.equal(onlyFlags.received.filter((each) => each.json.type.startsWith('scheduled_change.')).length, 0);

@@ -1,8 +1,7 @@
 /** Writes the outbox rows of an event an area raised (kernel/raised-events.ts), in its unit of work. */
 import { isoUtc } from '../../kernel/time.ts';
 import type { RaisedEventFollower } from '../../kernel/raised-events.ts';
-import { enqueueMessage } from '../outbox.ts';
-import { messageContext } from './context.ts';
+import { enqueueWithContext } from '../outbox.ts';
 import { isEmittedType } from './registry.ts';
 import { endpointsTaking } from './subscriptions.ts';
 
@@ -12,12 +11,11 @@ export function webhookRaisedEventFollower(onEnqueued: () => void): RaisedEventF
     const endpoints = await endpointsTaking(unit, event.projectId, event.type);
     if (endpoints.length === 0) return;
     const object = await event.object();
-    const context = await messageContext(unit.client, event.projectId, event.actorId);
-    await enqueueMessage(
+    await enqueueWithContext(
       unit.client,
       event.projectId,
       endpoints.map((endpoint) => endpoint.id),
-      { type: event.type, timestamp: isoUtc(new Date()), data: { ...context, object } },
+      { type: event.type, timestamp: isoUtc(new Date()), actorId: event.actorId, data: { object } },
     );
     unit.afterCommit(onEnqueued);
   };
