@@ -3,7 +3,11 @@
  * two server processes on one database; the rate, that none was applied twice (one activity entry
  * per change), and flag PATCH latency on node A idle vs during the drain. Then the approval gate's
  * cost on an edit no policy covers, in-process. `npx tsx bench/scheduled-changes.ts`
- * (BENCH_DATABASE_URL: the admin connection, default postgres://postgres@127.0.0.1:5432/test).
+ * (BENCH_DATABASE_URL: the admin connection, default postgres://postgres@127.0.0.1:5432/test;
+ * BENCH_SERVER_ROOT: another checkout whose servers to run, for a before/after in one sitting;
+ * BENCH_SCHED_CHANGES: how many changes, default 10 000; BENCH_SERVER_NODE_ARGS: extra `node` options
+ * for the servers, e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`). During the drain it also records where
+ * the time went: the servers' and PostgreSQL's CPU, and what the database connections waited on.
  */
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,12 +19,14 @@ import { UnitsOfWork } from '../src/db/unit-of-work.ts';
 import type { FlagRecord } from '../src/flags/record.ts';
 import { freePort, spawnService, type ServiceProcess } from './lib/child.ts';
 import { runCleanups } from './lib/cleanup.ts';
+import { processCpuSeconds, watchCpu } from './lib/cpu-monitor.ts';
 import { createBenchDatabase } from './lib/database.ts';
+import { describePgWaits, samplePgWaits } from './lib/pg-waits.ts';
 import { expectStatus, request } from './lib/http.ts';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = process.env.BENCH_SERVER_ROOT ?? path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADMIN = process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const CHANGES = 10_000;
+const CHANGES = Number(process.env.BENCH_SCHED_CHANGES ?? 10_000);
 const FLAGS = 200;
 
 async function node(name: string, databaseUrl: string, apiKey: string): Promise<{ baseUrl: string; process: ServiceProcess }> {
@@ -29,7 +35,7 @@ async function node(name: string, databaseUrl: string, apiKey: string): Promise<
   const running = await spawnService({
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', 'src/main.ts'],
+    args: [...(process.env.BENCH_SERVER_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', 'src/main.ts'],
     cwd: ROOT,
     env: { DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', INIT_API_KEY: apiKey, LOG_LEVEL: 'warn', NODE_ENV: 'production', WORKERS: '1', SCHEDULED_CHANGES_INTERVAL_MS: '500' },
     readyUrl: `${baseUrl}/_health`,
@@ -79,6 +85,9 @@ async function main(): Promise<void> {
       [project.id, dueAt, CHANGES, FLAGS],
     );
     await sleep(Math.max(0, dueAt.getTime() - Date.now()));
+    const endWaits = await samplePgWaits(db.url);
+    const endCpu = watchCpu({ pid: a.process.pid, databaseName: db.name });
+    const cpuBefore = { a: processCpuSeconds(a.process.pid), b: processCpuSeconds(b.process.pid) };
     let done = false;
     let finishedAt = 0;
     const watcher = (async () => {
@@ -94,6 +103,9 @@ async function main(): Promise<void> {
     })();
     const during = await patchLatencies(editUrl, headers, () => done, 100_000);
     await watcher;
+    const cpu = endCpu();
+    const waits = await endWaits();
+    const serverCpuSeconds = { a: +(processCpuSeconds(a.process.pid) - cpuBefore.a).toFixed(2), b: +(processCpuSeconds(b.process.pid) - cpuBefore.b).toFixed(2) };
     const seconds = (finishedAt - dueAt.getTime()) / 1000;
     const { rows: [check] } = await pool.query<{ entries: number; distinct: number; failed: number }>(
       `SELECT (SELECT count(*)::int FROM activity_log WHERE detail->'trigger'->>'job_type' = 'scheduled_change') AS entries,
@@ -126,8 +138,17 @@ async function main(): Promise<void> {
       patchIdle: { n: idle.length, p50: +percentile(idle, 50).toFixed(2), p99: +percentile(idle, 99).toFixed(2) },
       patchDuringDrain: { n: during.length, p50: +percentile(during, 50).toFixed(2), p99: +percentile(during, 99).toFixed(2) },
       gateMsPerUncoveredToggle: +gateMs.toFixed(3),
+      drain: {
+        serverCpuSeconds,
+        serverCpuMsPerChange: +((1000 * (serverCpuSeconds.a + serverCpuSeconds.b)) / CHANGES).toFixed(3),
+        machine: cpu,
+        pgConnections: waits.averageConnections,
+      },
+      loadAverage: (await import('node:os')).loadavg().map((n) => +n.toFixed(2)),
+      serverRoot: ROOT,
     };
     console.log(JSON.stringify(result, null, 2));
+    console.log(`database during the drain: ${describePgWaits(waits)}`);
     console.log(`${result.perSecond >= 500 ? 'PASS' : 'MISS'} drain ≥ 500/s; ${check.entries === CHANGES && check.distinct === CHANGES ? 'PASS' : 'MISS'} each applied once; ${result.patchDuringDrain.p99 < 2 * result.patchIdle.p99 ? 'PASS' : 'MISS'} PATCH p99 during < 2× idle; ${gateMs < 1 ? 'PASS' : 'MISS'} gate < 1 ms`);
   } finally {
     await pool.end();

@@ -86,6 +86,8 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       logger,
       surveyJobsIntervalMs: config.surveyJobsIntervalMs,
       scheduledChangesIntervalMs: config.scheduledChangesIntervalMs,
+      scheduledChangesConcurrency: config.scheduledChangesConcurrency,
+      scheduledChangesBatch: config.scheduledChangesBatch,
       trustProxy: config.trustProxy,
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,

@@ -12,6 +12,7 @@ import { updateFlagById } from '../flags/update.ts';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import type { FlagWriteBody } from '../flags/schemas.ts';
 import { orNotFound, permissionDenied, RawErrorResponse } from '../kernel/errors.ts';
+import { raiseChangeRequestEvent } from './events.ts';
 import { canCancel, inApproverSet, presentChangeRequest } from './present.ts';
 import { expireOverdue, findChangeRequest, insertVote, setState, type ChangeRequestRow } from './store.ts';
 
@@ -79,17 +80,20 @@ export async function approve(deps: FlagWriteDeps, decision: Decision) {
     if (typeof row.intent.scheduled_change_id === 'number') {
       // Bound to a scheduled change: it is made at its time, not now.
       await setState(unit.client, row.id, 'approved');
+      await raiseChangeRequestEvent(unit.client, 'change_request.approved', decision.projectId, row.id, decision.userId);
       const after = (await findChangeRequest(unit.client, decision.projectId, row.id))!;
       return { status: 'approved', message: 'Quorum reached. Change approved and will be applied at its scheduled time.', change_request: presentChangeRequest(after, reader) };
     }
     try {
       const result = await applyRequest(deps, unit, row);
       await setState(unit.client, row.id, 'applied', { appliedById: row.created_by_id, resultData: result });
+      await raiseChangeRequestEvent(unit.client, 'change_request.approved', decision.projectId, row.id, decision.userId);
       const after = (await findChangeRequest(unit.client, decision.projectId, row.id))!;
       return { status: 'applied', message: 'Quorum reached. Change applied successfully.', change_request: presentChangeRequest(after, reader), result };
     } catch (error) {
       const text = error instanceof PreconditionFailed ? `Precondition failed: ${error.message}` : error instanceof Error ? error.message : String(error);
       await setState(unit.client, row.id, 'failed', { applyError: text });
+      await raiseChangeRequestEvent(unit.client, 'change_request.approved', decision.projectId, row.id, decision.userId);
       const after = (await findChangeRequest(unit.client, decision.projectId, row.id))!;
       return { status: 'failed', message: `Quorum reached but application failed: ${text}`, change_request: presentChangeRequest(after, reader) };
     }
@@ -103,6 +107,7 @@ export async function reject(deps: FlagWriteDeps, decision: Decision) {
     checkCanVote(row, decision.userId);
     if (!(await insertVote(unit.client, row.id, decision.userId, 'rejected', decision.reason!))) throw badRequest('You have already voted on this change request.');
     await setState(unit.client, row.id, 'rejected');
+    await raiseChangeRequestEvent(unit.client, 'change_request.rejected', decision.projectId, row.id, decision.userId);
     const after = (await findChangeRequest(unit.client, decision.projectId, row.id))!;
     return { status: 'rejected', message: 'Change request rejected.', change_request: presentChangeRequest(after, { userId: decision.userId }) };
   });

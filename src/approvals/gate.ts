@@ -8,6 +8,7 @@ import type { Membership } from '../accounts/auth/principal.ts';
 import type { FlagEdit, FlagEditGate } from '../flags/gate.ts';
 import { conflict, RawErrorResponse } from '../kernel/errors.ts';
 import { conditionsHold, detectAction, rolloutChanges, type FlagAction } from './detect.ts';
+import { raiseChangeRequestEvent } from './events.ts';
 import { presentChangeRequest } from './present.ts';
 import type { ReadHandle } from '../db/pool.ts';
 import type { WriteTx } from '../db/unit-of-work.ts';
@@ -85,7 +86,7 @@ export async function policyHolding(client: ReadHandle, edit: FlagEdit): Promise
 export async function openRequest(client: WriteTx, edit: FlagEdit, held: Held, extraIntent: Record<string, unknown> = {}): Promise<string | null> {
   const { action, policy } = held;
   const { intent, intentDisplay } = intentOf(action, edit);
-  return insertChangeRequest(client, {
+  const id = await insertChangeRequest(client, {
     projectId: edit.projectId,
     actionKey: action,
     resourceType: 'feature_flag',
@@ -96,6 +97,8 @@ export async function openRequest(client: WriteTx, edit: FlagEdit, held: Held, e
     createdById: edit.actor.id,
     expiresAfterSeconds: policy.expires_after_seconds,
   });
+  if (id !== null) await raiseChangeRequestEvent(client, 'change_request.opened', edit.projectId, id, edit.actor.id);
+  return id;
 }
 
 function snapshotOf(policy: PolicyRow): PolicySnapshot {

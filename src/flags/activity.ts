@@ -1,6 +1,7 @@
 import type { WriteTx } from '../db/unit-of-work.ts';
 import { diffChanges, type Change } from '../accounts/activity/changes.ts';
 import { recordActivity } from '../accounts/activity/store.ts';
+import { presentFlagBody } from './present.ts';
 import type { FlagRecord } from './record.ts';
 
 export const FLAG_ACTIVITY_SCOPE = 'FeatureFlag';
@@ -68,5 +69,6 @@ export async function recordFlagActivity(
     activity: activityName(before, changes),
     userId,
     detail: { changes, trigger, type: null, name: after.key, short_id: null },
+    subject: () => ({ ...presentFlagBody(after) }),
   });
 }

@@ -5,7 +5,7 @@ import type { ChangeBus } from '../kernel/changes/bus.ts';
 import { flagChangeCounts, flagsChangedSince } from './change-store.ts';
 import { renderFlag, type RenderedFlag } from './present.ts';
 import type { FlagRecord } from './record.ts';
-import { findFlag, lastCalledWrittenSince, projectFlags } from './store.ts';
+import { flagsByIds, lastCalledWrittenSince, projectFlags } from './store.ts';
 
 /**
  * How far back each look for `last_called_at` written elsewhere reaches before the previous look's
@@ -83,12 +83,14 @@ export class ProjectFlags {
  * no query: it lags a write elsewhere by the notice's delivery (docs/operations.md).
  *
  * The flag writer of this process puts the committed record; a change heard for a version not held
- * yet (written elsewhere) is read back one flag at a time, in order per project. A lost notice
+ * yet (written elsewhere) is read back, in order per project, the notices heard meanwhile together. A lost notice
  * connection empties the cache.
  */
 export class FlagCache {
   private readonly projects: ProjectCache<ProjectFlags>;
   private readonly refreshQueues = new Map<number, Promise<void>>();
+  /** Per project, the flags whose notices wait for the next read back (see refresh). */
+  private readonly refreshWaiting = new Map<number, Set<number>>();
   /** The database's clock at the previous `syncLastCalled`. */
   private lastCalledSeen = new Date(0);
 
@@ -190,15 +192,28 @@ export class FlagCache {
     }
   }
 
+  /**
+   * Reads back a flag another process wrote. The notices of one project are read in turn, and the
+   * ones heard while a read waits for its turn join it: a burst of notices (a batch of scheduled
+   * changes elsewhere) costs a few reads of many flags, not one read per flag.
+   */
   private refresh(projectId: number, id: number): void {
     this.projects.changed(projectId);
     if (!this.projects.peek(projectId)) return;
+    const waiting = this.refreshWaiting.get(projectId);
+    if (waiting) {
+      waiting.add(id);
+      return;
+    }
+    const ids = new Set([id]);
+    this.refreshWaiting.set(projectId, ids);
     const previous = this.refreshQueues.get(projectId) ?? Promise.resolve();
     const next = previous.then(async () => {
+      // From here on, notices wait for the next read.
+      if (this.refreshWaiting.get(projectId) === ids) this.refreshWaiting.delete(projectId);
       const project = this.projects.peek(projectId);
       if (!project) return;
-      const record = await findFlag(this.pool, projectId, id);
-      if (record) project.put(record);
+      for (const record of await flagsByIds(this.pool, projectId, [...ids])) project.put(record);
     });
     const settled = next.catch(() => this.drop(projectId));
     this.refreshQueues.set(projectId, settled);

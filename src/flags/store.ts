@@ -31,6 +31,12 @@ export async function findFlag(db: ReadHandle, projectId: number, id: number, fo
   return rows[0] ?? null;
 }
 
+/** The project's flags with these ids, deleted ones included. */
+export async function flagsByIds(db: ReadHandle, projectId: number, ids: readonly number[]): Promise<FlagRecord[]> {
+  const { rows } = await db.query<FlagRecord>(`${SELECT_FLAG} WHERE f.project_id = $1 AND f.id = ANY($2::int[])`, [projectId, ids]);
+  return rows;
+}
+
 /** Every flag of the project, deleted ones included. */
 export async function projectFlags(db: ReadHandle, projectId: number): Promise<FlagRecord[]> {
   const { rows } = await db.query<FlagRecord>(`${SELECT_FLAG} WHERE f.project_id = $1`, [projectId]);

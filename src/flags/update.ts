@@ -27,7 +27,8 @@ export interface UpdateRequest {
   flagId: number;
   viewer: FlagViewer;
   actor: UserSummary;
-  body: FlagWriteBody;
+  /** The partial update; a function builds it from the flag as locked for the write (a scheduled change's operation). */
+  body: FlagWriteBody | ((before: FlagRecord) => FlagWriteBody);
   ifMatch: number | '*' | null;
   /** A unit already open that this update joins (a copy writing cohorts and the flag together). */
   within?: UnitOfWork;
@@ -87,11 +88,12 @@ async function checkStateTransitions(db: ReadHandle, projectId: number, before: 
 }
 
 export async function updateFlagById(deps: FlagWriteDeps, request: UpdateRequest): Promise<FlagRecord> {
-  const { projectId, flagId, viewer, actor, body } = request;
+  const { projectId, flagId, viewer, actor } = request;
   try {
     const written = await deps.units.run(async (unit): Promise<FlagRecord | RawErrorResponse> => {
       const { client } = unit;
       const before = orNotFound(await findFlag(client, projectId, flagId, true));
+      const body = typeof request.body === 'function' ? request.body(before) : request.body;
       const editor = before.last_modified_by?.email ?? before.created_by?.email ?? null;
       checkIfMatch(request.ifMatch, before.version, editor);
       checkOriginalFlag(body, presentFlag(before, viewer), editor);

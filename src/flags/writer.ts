@@ -5,7 +5,7 @@
  * cached flags current), and this process's flag cache after COMMIT, before any subscriber hears
  * the change (so that the cache, holding the new version, does not read the flag back).
  */
-import type { UnitOfWork } from '../db/unit-of-work.ts';
+import { unitRunningOn, type UnitOfWork } from '../db/unit-of-work.ts';
 import { recordFlagActivity, type ActivityTrigger } from './activity.ts';
 import { bumpFlagChanges } from './change-store.ts';
 import type { FlagRecord } from './record.ts';
@@ -29,7 +29,12 @@ export interface FlagWrite {
 /** The flags each open unit of work has written, stamped with their project's count before COMMIT. */
 const writtenInUnit = new WeakMap<UnitOfWork, FlagRecord[]>();
 
-function stampBeforeCommit(unit: UnitOfWork, record: FlagRecord): void {
+function stampBeforeCommit(writing: UnitOfWork, record: FlagRecord): void {
+  // Keyed by the transaction's own unit, not a savepoint's (a batch of scheduled changes writes
+  // each flag on a savepoint of its own): every flag the transaction wrote is stamped by its one
+  // bump. A flag whose savepoint rolled back is stamped all the same, which only makes caches
+  // read it again.
+  const unit = unitRunningOn(writing.client) ?? writing;
   let written = writtenInUnit.get(unit);
   if (!written) {
     const records: FlagRecord[] = [];
@@ -37,7 +42,11 @@ function stampBeforeCommit(unit: UnitOfWork, record: FlagRecord): void {
     writtenInUnit.set(unit, records);
     unit.beforeCommit('flag-change-counters', async (client) => {
       const byProject = new Map<number, FlagRecord[]>();
-      for (const flag of records) byProject.set(flag.project_id, [...(byProject.get(flag.project_id) ?? []), flag]);
+      for (const flag of records) {
+        const flags = byProject.get(flag.project_id);
+        if (flags) flags.push(flag);
+        else byProject.set(flag.project_id, [flag]);
+      }
       // In project order, so that two units writing flags of the same projects cannot deadlock here.
       for (const projectId of [...byProject.keys()].sort((a, b) => a - b)) {
         const flags = byProject.get(projectId) ?? [];
@@ -53,7 +62,10 @@ export async function commitFlagWrite(deps: Pick<FlagWriteDeps, 'bus' | 'flagCac
   const { before, after } = write;
   const versioned = write.versioned !== false;
   if (versioned) await recordFlagActivity(unit.client, before, after, write.actorId, write.trigger ?? null);
-  stampBeforeCommit(unit, after);
+  // The cache takes the record before subscribers hear the change (it then need not read it back).
   unit.afterCommit(() => deps.flagCache.put(after));
+  // Published before the counter is stamped: both run just before COMMIT, in the order first asked
+  // for, and the counter's row lock is to be held last and briefest.
   await deps.bus.publish(unit, { kind: 'flag', projectId: after.project_id, id: after.id, ...(versioned ? { version: after.version } : {}) });
+  stampBeforeCommit(unit, after);
 }

@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
-import { runDue, type RunResult } from './apply.ts';
+import { BatchNeedsSavepoints, runDue, type RunResult } from './apply.ts';
 
 export const DEFAULT_INTERVAL_MS = 5_000;
 export const DEFAULT_CONCURRENCY = 4;
@@ -44,7 +44,7 @@ export class ScheduledChangeExecutor {
     const results: RunResult[] = [];
     const worker = async () => {
       for (;;) {
-        const ran = await this.deps.units.run((unit) => runDue(this.deps, unit, now, this.options.batch), { retry: true });
+        const ran = await this.runBatch(now);
         if (ran.length === 0) return;
         for (const result of ran) this.report(result);
         results.push(...ran);
@@ -53,6 +53,16 @@ export class ScheduledChangeExecutor {
     };
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));
     return results;
+  }
+
+  /** One batch, first without savepoints; if a change fails, again with one per change (its failure recorded, the others applied). */
+  private async runBatch(now: Date): Promise<RunResult[]> {
+    try {
+      return await this.deps.units.run((unit) => runDue(this.deps, unit, now, this.options.batch, false), { retry: true });
+    } catch (error) {
+      if (!(error instanceof BatchNeedsSavepoints)) throw error;
+      return this.deps.units.run((unit) => runDue(this.deps, unit, now, this.options.batch, true), { retry: true });
+    }
   }
 
   /** A round at once (missed changes), then one every `intervalMs`; the timer never keeps the process alive. */

@@ -17,12 +17,20 @@ declare module 'fastify' {
 export interface ScheduledChangesOptions {
   /** Milliseconds between executor rounds; 0 (the default here, tests) turns the timer off. main.ts passes SCHEDULED_CHANGES_INTERVAL_MS. */
   scheduledChangesIntervalMs?: number;
+  /** SCHEDULED_CHANGES_CONCURRENCY and SCHEDULED_CHANGES_BATCH (the executor's defaults when absent). */
+  scheduledChangesConcurrency?: number;
+  scheduledChangesBatch?: number;
 }
 
 export const scheduledChanges = defineArea<ScheduledChangesOptions>('scheduled-changes', ['kernel', 'accounts', 'flags'], async (app, options) => {
   const executor = new ScheduledChangeExecutor(
     { ...app.kernel, flagCache: app.flagCache },
-    { log: app.log, intervalMs: options.scheduledChangesIntervalMs ?? 0 },
+    {
+      log: app.log,
+      intervalMs: options.scheduledChangesIntervalMs ?? 0,
+      ...(options.scheduledChangesConcurrency === undefined ? {} : { concurrency: options.scheduledChangesConcurrency }),
+      ...(options.scheduledChangesBatch === undefined ? {} : { batch: options.scheduledChangesBatch }),
+    },
   );
   app.decorate('scheduledChanges', executor);
   await registerInProject(app, '/scheduled_changes', scheduleRoutes(app.kernel));

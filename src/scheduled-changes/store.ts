@@ -94,14 +94,14 @@ export async function projectTimezone(db: ReadHandle, projectId: number): Promis
 /**
  * Up to `limit` due rows, earliest first, locked for this transaction; rows other transactions hold are passed over. Paused
  * rows (not recurring but with a recurrence kept) never come due; a retried failure waits for its
- * `retry_at`.
+ * `retry_at`. Each comes with its creator (`created_by`), who makes the change.
  */
 export async function claimDue(db: WriteTx, now: Date, limit: number): Promise<ScheduleRow[]> {
   const { rows } = await db.query<ScheduleRow>(
-    `SELECT s.* FROM scheduled_changes s
+    `SELECT s.*, ${userSummarySql('u')} AS created_by FROM scheduled_changes s LEFT JOIN users u ON u.id = s.created_by_id
       WHERE s.executed_at IS NULL AND s.scheduled_at <= $1 AND (s.retry_at IS NULL OR s.retry_at <= $1)
         AND (s.is_recurring OR (s.recurrence_interval IS NULL AND s.cron_expression IS NULL))
-      ORDER BY s.scheduled_at, s.id LIMIT $2 FOR UPDATE SKIP LOCKED`,
+      ORDER BY s.scheduled_at, s.id LIMIT $2 FOR UPDATE OF s SKIP LOCKED`,
     [now, limit],
   );
   return rows;
@@ -113,6 +113,12 @@ export async function markExecuted(db: WriteTx, id: number, now: Date, lastExecu
     `UPDATE scheduled_changes SET executed_at = $2, last_executed_at = CASE WHEN $3 THEN $2 ELSE last_executed_at END, retry_at = NULL, updated_at = now() WHERE id = $1`,
     [id, now, lastExecuted],
   );
+}
+
+/** One-time changes that ran, in one statement. */
+export async function markAllExecuted(db: WriteTx, ids: readonly number[], now: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await db.query(`UPDATE scheduled_changes SET executed_at = $2, retry_at = NULL, updated_at = now() WHERE id = ANY($1::bigint[])`, [ids, now]);
 }
 
 /** A recurring change that ran and runs again at `next`. */

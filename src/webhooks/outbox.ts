@@ -43,6 +43,29 @@ export async function enqueueMessage(db: WriteTx, projectId: number, endpointIds
   );
 }
 
+/**
+ * One message whose `data.project` and `data.actor` PostgreSQL fills in within the insert itself:
+ * the change's transaction pays one statement for its outbox rows, with no read before it.
+ */
+export async function enqueueWithContext(
+  db: WriteTx,
+  projectId: number,
+  endpointIds: readonly string[],
+  message: { type: string; timestamp: string; actorId: number | null; data: Record<string, unknown> },
+): Promise<void> {
+  if (endpointIds.length === 0) return;
+  await db.query(
+    `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
+     SELECT endpoint, $2, $3, $4, jsonb_build_object('type', $4::text, 'timestamp', $5::text, 'data',
+              jsonb_build_object(
+                'project', (SELECT jsonb_build_object('id', p.id, 'name', p.name) FROM projects p WHERE p.id = $2),
+                'actor', (SELECT jsonb_build_object('id', u.id, 'uuid', u.uuid, 'first_name', u.first_name, 'email', u.email) FROM users u WHERE u.id = $6)
+              ) || $7::jsonb)
+       FROM unnest($1::uuid[]) AS endpoint`,
+    [endpointIds, projectId, newMessageId(), message.type, message.timestamp, message.actorId, JSON.stringify(message.data)],
+  );
+}
+
 /** Several messages to the same endpoints in one statement (a batch of survey responses). */
 export async function enqueueMessages(db: WriteTx, projectId: number, endpointIds: readonly string[], messages: readonly WebhookMessage[]): Promise<void> {
   if (endpointIds.length === 0 || messages.length === 0) return;

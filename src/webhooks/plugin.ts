@@ -10,6 +10,8 @@ import { registerInProject } from '../kernel/http/project-scope.ts';
 import { DEFAULT_DELIVERY_SETTINGS, DeliveryWorker, type DeliverySettings } from './delivery/worker.ts';
 import type { WebhookDeps } from './deps.ts';
 import { webhookActivityFollower } from './events/activity-follower.ts';
+import { webhookRaisedEventFollower } from './events/raised-follower.ts';
+import { RAISED_EVENT_FOLLOWERS } from '../kernel/raised-events.ts';
 import { surveyResponseWebhooks } from './events/survey-responses.ts';
 import { webhookRoutes } from './routes.ts';
 import { SecretBox } from './secrets.ts';
@@ -52,6 +54,7 @@ export const webhooks = defineArea<WebhooksOptions>('webhooks', ['kernel', 'acco
 
   app.extensions.contribute(ACTIVITY_FOLLOWERS, webhookActivityFollower(wake));
   app.extensions.contribute(EVENT_PROCESSORS, surveyResponseWebhooks(wake));
+  app.extensions.contribute(RAISED_EVENT_FOLLOWERS, webhookRaisedEventFollower(wake));
 
   await registerInProject(app, '/webhooks', webhookRoutes(deps));
 });

@@ -13,6 +13,8 @@ export interface NewActivity {
   activity: string;
   userId: number | null;
   detail: ActivityDetail;
+  /** The changed object as the API serves it, when the writer holds it (a follower then need not read it back). */
+  subject?: () => Record<string, unknown>;
 }
 
 /**

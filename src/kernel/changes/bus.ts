@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { APPLICATION_NAME, connectionConfig, DEFAULT_DATABASE_TIMEOUTS, type DatabaseTimeouts } from '../../db/pool.ts';
-import type { UnitOfWork, WriteTx } from '../../db/unit-of-work.ts';
+import { unitRunningOn, type UnitOfWork, type WriteTx } from '../../db/unit-of-work.ts';
 import { changeNoticeLag } from '../metrics/metrics.ts';
 
 export const CHANGES_CHANNEL = 'bellwether_changes';
@@ -98,6 +98,8 @@ export class ChangeBus {
   private attempts = 0;
   /** Times the listener connection was lost and regained (tests and the log read them). */
   readonly stats = { lost: 0, reconnected: 0 };
+  /** Each open transaction's notices, sent together just before its COMMIT. */
+  private readonly pending = new WeakMap<UnitOfWork, Change[]>();
 
   constructor(
     private readonly connectionString: string | null,
@@ -124,7 +126,18 @@ export class ChangeBus {
   /** Several changes in one statement (a write that touched many objects). */
   async publishAll(unit: UnitOfWork, changes: readonly Change[]): Promise<void> {
     if (changes.length === 0) return;
-    await notifyChanges(unit.client, changes, this.origin);
+    // One statement per transaction (a batch of scheduled changes publishes one notice per flag),
+    // sent at its end: listeners hear nothing before COMMIT anyway. Keyed by the transaction's own
+    // unit: a savepoint rolled back leaves its notices in, which only makes listeners read again.
+    const root = unitRunningOn(unit.client) ?? unit;
+    let pending = this.pending.get(root);
+    if (!pending) {
+      const notices: Change[] = [];
+      pending = notices;
+      this.pending.set(root, notices);
+      root.beforeCommit(`change-notices ${this.origin}`, (client) => notifyChanges(client, notices, this.origin));
+    }
+    pending.push(...changes);
     unit.afterCommit(() => {
       for (const change of changes) this.hear(change);
     });

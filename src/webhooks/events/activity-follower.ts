@@ -1,14 +1,14 @@
 /**
- * Writes the outbox rows of a flag, survey or cohort change beside its activity entry, in its
- * transaction: one query finds the endpoints that take the event; only then is the object read
- * and the message written (one row per endpoint).
+ * Writes the outbox rows of a flag, survey, cohort or experiment change beside its activity entry,
+ * in its transaction: one query finds the endpoints that take the event (once per transaction and
+ * type); only then is the object taken (from the writer when it holds it, else read) and the
+ * message written, one row per endpoint, in one statement.
  */
 import type { ActivityFollower, NewActivity } from '../../accounts/activity/store.ts';
 import { isoUtc } from '../../kernel/time.ts';
-import { enqueueMessage } from '../outbox.ts';
-import { subscribedEndpoints } from '../store.ts';
-import { messageContext } from './context.ts';
+import { enqueueWithContext } from '../outbox.ts';
 import { activityEventsFor } from './registry.ts';
+import { endpointsTaking } from './subscriptions.ts';
 
 /** The changed fields as before → after (an update's `changes`). */
 function changesOf(entry: NewActivity): { field: string; before: unknown; after: unknown }[] {
@@ -21,17 +21,16 @@ export function webhookActivityFollower(onEnqueued: () => void): ActivityFollowe
     if (events.length === 0) return;
     const db = unit.client;
     for (const event of events) {
-      const endpoints = await subscribedEndpoints(db, entry.projectId, event.type);
+      const endpoints = await endpointsTaking(unit, entry.projectId, event.type);
       if (endpoints.length === 0) continue;
-      const object = await event.object(db, entry.projectId, entry.itemId);
-      const context = await messageContext(db, entry.projectId, entry.userId);
-      const data: Record<string, unknown> = { ...context, object };
+      const object = entry.subject ? entry.subject() : await event.object(db, entry.projectId, entry.itemId);
+      const data: Record<string, unknown> = { object };
       if (entry.activity === 'updated') data.changes = changesOf(entry);
-      await enqueueMessage(
+      await enqueueWithContext(
         db,
         entry.projectId,
         endpoints.map((endpoint) => endpoint.id),
-        { type: event.type, timestamp: isoUtc(new Date()), data },
+        { type: event.type, timestamp: isoUtc(new Date()), actorId: entry.userId, data },
       );
       unit.afterCommit(onEnqueued);
     }

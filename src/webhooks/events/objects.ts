@@ -10,6 +10,8 @@ import type { FlagRecord } from '../../flags/record.ts';
 import { findFlag } from '../../flags/store.ts';
 import { presentSurvey } from '../../surveys/present.ts';
 import { findSurvey } from '../../surveys/read-store.ts';
+import { presentExperiment } from '../../experiments/present.ts';
+import { findExperiment } from '../../experiments/store.ts';
 
 export type ObjectLoader = (db: ReadHandle, projectId: number, itemId: string) => Promise<Record<string, unknown> | null>;
 
@@ -34,6 +36,18 @@ export const surveyObject: ObjectLoader = async (db, projectId, itemId) => {
   }
   // Who looks decides only `user_access_level`, which means nothing to a receiver.
   const { user_access_level: _viewerOnly, ...object } = presentSurvey(survey, (id) => (id === null ? null : (flags.get(id) ?? null)), {
+    userId: 0,
+    organizationLevel: null,
+  });
+  return object;
+};
+
+export const experimentObject: ObjectLoader = async (db, projectId, itemId) => {
+  const experiment = await findExperiment(db, projectId, Number(itemId), { includeDeleted: true });
+  if (!experiment) return null;
+  const flag = await findFlag(db, projectId, experiment.feature_flag_id);
+  // Who looks decides only `user_access_level`, which means nothing to a receiver.
+  const { user_access_level: _viewerOnly, ...object } = presentExperiment(experiment, (id) => (flag !== null && flag.id === id ? flag : null), {
     userId: 0,
     organizationLevel: null,
   });
