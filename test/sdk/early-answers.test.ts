@@ -63,7 +63,7 @@ describe('early answers of the SDK routes', () => {
 
   test('POST /flags?v=2 and /decide?v=4: the same status, headers and answer as through the whole lifecycle', async () => {
     for (const path of ['/flags?v=2', '/flags/?v=2&config=true', '/decide/?v=4', '/flags']) {
-      for (const origin of [{}, { origin: 'https://shop.example' }]) {
+      for (const origin of [{}, { origin: 'https://shop.example' }] as Record<string, string>[]) {
         const headers = { 'content-type': 'application/json', ...origin };
         const body = JSON.stringify({ token: t.token, distinct_id: 'user-ü-1', person_properties: { plan: 'pro' } });
         const early = await send(`${t.url}${path}`, 'POST', headers, body);
