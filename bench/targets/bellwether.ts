@@ -112,6 +112,8 @@ async function spawnBellwether(
       ...extraEnv,
     },
     readyUrl: `${baseUrl}/_health`,
+    // Each worker transpiles the TypeScript at start: on a loaded machine two take longer than a minute.
+    readyTimeoutMs: 60_000 * workers,
   });
   return { baseUrl, process: running };
 }
