@@ -3,8 +3,7 @@ import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { EarlyAnswer } from './early-answer.ts';
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+import { JSON_CONTENT_TYPE } from './send-json.ts';
 /** Smaller bodies are sent as they are: gzip would save a few bytes for its own work. */
 const MIN_GZIP_BYTES = 1024;
 
