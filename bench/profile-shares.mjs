@@ -4,11 +4,16 @@
 // else on the request path). Module loading and schema compilation at start-up, and idle time, are
 // left out. Each sample is charged to the first class (in that order) any frame of its stack is in.
 //
-//   node bench/profile-shares.mjs /tmp/prof/CPU.….cpuprofile
+//   node bench/profile-shares.mjs /tmp/prof/CPU.….cpuprofile [seconds]
+// seconds: only the profile's last seconds (the measured window; the seeding before it is left out).
 // (profiles from BENCH_SERVER_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof"; see README.md, `hot`)
 import { readFileSync } from 'node:fs';
 
 const profile = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const lastSeconds = Number(process.argv[3] ?? 'Infinity');
+const sampleTimes = [];
+for (let i = 0, t = profile.startTime; i < profile.samples.length; i++) sampleTimes.push((t += profile.timeDeltas[i] ?? 0));
+const from = profile.endTime - lastSeconds * 1e6;
 const nodes = new Map(profile.nodes.map((node) => [node.id, node]));
 const parent = new Map();
 for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
@@ -26,6 +31,7 @@ const shares = new Map();
 let busy = 0;
 for (let i = 0; i < profile.samples.length; i++) {
   const micros = profile.timeDeltas[i] ?? 0;
+  if (sampleTimes[i] < from) continue;
   const frames = [];
   for (let id = profile.samples[i]; id !== undefined; id = parent.get(id)) frames.push(nodes.get(id).callFrame);
   if (frames[0].functionName === '(idle)' || frames.some(startUp)) continue;

@@ -6,7 +6,7 @@
  * - `GET /flags/definitions` with the personal API key (Bearer), plain and with `accept-encoding: gzip`.
  *
  * Servers, all up for the whole run and measured one at a time, operation by operation:
- * - this checkout (`WORKERS=1`);
+ * - this checkout (`WORKERS=1`, or `BENCH_HOT_WORKERS`);
  * - `BENCH_BASELINE_DIR` when set: another checkout (e.g. main's, `git archive main | tar -x -C DIR`
  *   with a `node_modules` symlink to this one's), started the same way on its own database;
  * - the ceiling (bench/peers/ceiling.mjs): one plain `node:http` process that reads and
@@ -40,8 +40,14 @@ interface Server {
   stop(): Promise<void>;
 }
 
+/** Workers of each Bellwether (BENCH_HOT_WORKERS, default 1). */
+function workers(): number {
+  const configured = Number(process.env.BENCH_HOT_WORKERS ?? '1');
+  return Number.isInteger(configured) && configured >= 1 ? configured : 1;
+}
+
 async function bellwether(config: BenchConfig, name: string, persons: Person[], root?: string): Promise<Server & { bellwether: BellwetherTarget }> {
-  const target = await startBellwether(config.adminDatabaseUrl, { root });
+  const target = await startBellwether(config.adminDatabaseUrl, { root, workers: workers() });
   try {
     const token = await projectToken(target);
     for (const flag of seedFlags(FLAGS)) {
@@ -158,12 +164,12 @@ export const hotScenario: Scenario = {
         }
       }
       const report = [
-        `hot: ${FLAGS} flags, ${PERSONS} persons, ${settings.connections} connections, ${settings.durationSeconds} s each, WORKERS=1; load average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`,
+        `hot: ${FLAGS} flags, ${PERSONS} persons, ${settings.connections} connections, ${settings.durationSeconds} s each, WORKERS=${workers()}; load average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`,
         table(rows),
       ].join('\n');
       return {
         file: 'hot',
-        settings: { flags: FLAGS, persons: PERSONS, baseline: baselineDir, ...settings },
+        settings: { flags: FLAGS, persons: PERSONS, baseline: baselineDir, workers: workers(), ...settings },
         report,
         data: { results, loadAverage: os.loadavg() },
       };

@@ -112,6 +112,8 @@ async function spawnBellwether(
       ...extraEnv,
     },
     readyUrl: `${baseUrl}/_health`,
+    // Each worker transpiles the TypeScript at start: on a loaded machine (load average 30 on 2 cores) one took longer than a minute.
+    readyTimeoutMs: 120_000 * workers,
   });
   return { baseUrl, process: running };
 }

@@ -14,6 +14,7 @@ import { ChangeBus, type ChangeBusOptions } from './changes/bus.ts';
 import type { Kernel } from './deps.ts';
 import { Extensions } from './extensions.ts';
 import { healthRoutes } from './health/routes.ts';
+import { EarlyAnswers } from './http/early-answer.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './http/json-body.ts';
 import { installRequestMetrics } from './http/metrics.ts';
@@ -66,6 +67,8 @@ declare module 'fastify' {
     changeBus: ChangeBus;
     /** What areas contribute to each other (see extensions.ts). */
     extensions: Extensions;
+    /** Hot routes' common answers given from their onRequest hook (http/early-answer.ts). */
+    earlyAnswers: EarlyAnswers;
     /** The one SMTP sender (invites, password resets); null when SMTP_URL is unset. */
     mailer: Mailer | null;
   }
@@ -122,13 +125,13 @@ export const kernel = fp<KernelOptions>(
     // Once closing, every response says `Connection: close`: otherwise the keep-alive connection of
     // a request in flight when close began stays open and holds app.close() for the keep-alive
     // timeout (72 s).
-    let closing = false;
+    const earlyAnswers = new EarlyAnswers();
+    app.decorate('earlyAnswers', earlyAnswers);
     app.addHook('preClose', async () => {
-      closing = true;
+      earlyAnswers.closing = true;
     });
     app.addHook('onSend', async (request, reply) => {
-      reply.header('x-request-id', request.id);
-      if (closing) reply.header('connection', 'close');
+      earlyAnswers.finish(request, reply);
     });
     await app.register(healthRoutes(options.pool));
   },

@@ -72,14 +72,20 @@ export function installPublicSurface(app: FastifyInstance, tokens: ProjectTokens
   });
 
   // After the body is in: the token may be inside it.
-  app.addHook('preHandler', async (request) => {
-    const carriers = publicRouteOf(request)?.token;
-    if (!carriers) return;
-    const token = await readProjectToken(request, carriers);
-    if (token === null) throw projectTokenMissing();
-    const projectId = await tokens.projectId(token);
-    if (projectId === null) throw projectTokenUnknown();
-    request.publicProject = projectId;
-    request.publicToken = token;
-  });
+  app.addHook('preHandler', async (request) => identifyPublicProject(request, tokens));
+}
+
+/**
+ * The project of the route's token carriers (`config.public.token`) into `request.publicProject`:
+ * what the preHandler hook does, and what an early answer (kernel/http/early-answer.ts) does first.
+ */
+export async function identifyPublicProject(request: FastifyRequest, tokens: ProjectTokens): Promise<void> {
+  const carriers = publicRouteOf(request)?.token;
+  if (!carriers) return;
+  const token = await readProjectToken(request, carriers);
+  if (token === null) throw projectTokenMissing();
+  const projectId = await tokens.projectId(token);
+  if (projectId === null) throw projectTokenUnknown();
+  request.publicProject = projectId;
+  request.publicToken = token;
 }

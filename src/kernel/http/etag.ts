@@ -2,8 +2,8 @@
 import { createHash } from 'node:crypto';
 import { gzip } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-
-const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+import type { EarlyAnswer } from './early-answer.ts';
+import { JSON_CONTENT_TYPE } from './send-json.ts';
 /** Smaller bodies are sent as they are: gzip would save a few bytes for its own work. */
 const MIN_GZIP_BYTES = 1024;
 
@@ -67,26 +67,44 @@ export class StoredBody {
 }
 
 /**
- * Sends an already serialised body with its ETag, for clients to revalidate every time
- * (`private, must-revalidate`), or a 304 when `If-None-Match` names that tag. A `StoredBody` goes
- * gzipped to clients that accept gzip (once it is compressed). The route's response schema still
- * documents the shape; the serializer is bypassed.
+ * The answer for an already serialised body with its ETag, for clients to revalidate every time
+ * (`private, must-revalidate`), or a 304 when `If-None-Match` names that tag; its headers are set
+ * on the reply. A `StoredBody` goes gzipped to clients that accept gzip (once it is compressed).
  */
-export function sendRevalidated(
+export function revalidated(
   request: FastifyRequest,
   reply: FastifyReply,
   body: string | StoredBody,
   etag: string = typeof body === 'string' ? weakEtag(body) : body.etag,
   contentType: string = JSON_CONTENT_TYPE,
-): FastifyReply {
+): EarlyAnswer {
   reply.header('etag', etag).header('cache-control', 'private, must-revalidate');
   const stored = typeof body === 'string' ? null : body;
   if (stored?.compressible) reply.header('vary', 'accept-encoding');
   const ifNoneMatch = request.headers['if-none-match'];
-  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return reply.code(304).send();
+  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return { status: 304, payload: null };
   reply.header('content-type', contentType);
-  if (stored === null) return reply.send(body);
+  if (stored === null) return { status: 200, payload: body as string };
   const gzipped = stored.compressible && acceptsGzip(request.headers['accept-encoding']) ? stored.gzip() : null;
-  if (gzipped !== null) return reply.header('content-encoding', 'gzip').send(gzipped);
-  return reply.send(stored.bytes);
+  if (gzipped !== null) {
+    reply.header('content-encoding', 'gzip');
+    return { status: 200, payload: gzipped };
+  }
+  return { status: 200, payload: stored.bytes };
+}
+
+/**
+ * Sends `revalidated`'s answer. The route's response schema still documents the shape; the
+ * serializer is bypassed.
+ */
+export function sendRevalidated(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  body: string | StoredBody,
+  etag?: string,
+  contentType?: string,
+): FastifyReply {
+  const answer = revalidated(request, reply, body, etag, contentType);
+  reply.code(answer.status);
+  return answer.payload === null ? reply.send() : reply.send(answer.payload);
 }

@@ -8,7 +8,8 @@
  * current ETag → 304 with no body; `Accept-Encoding: gzip` → the gzipped bytes.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendRevalidated } from '../../kernel/http/etag.ts';
+import type { EarlyAnswer } from '../../kernel/http/early-answer.ts';
+import { revalidated } from '../../kernel/http/etag.ts';
 import type { SdkDeps } from '../deps.ts';
 import { queryFlag } from '../flags-request.ts';
 import { DefinitionsQuery, DefinitionsResponse, ProjectParams } from '../schemas.ts';
@@ -24,11 +25,25 @@ const DESCRIPTION =
   'ones too, remote-configuration flags left out), the group type mapping and, with `send_cohorts`, the cohorts used. ' +
   '`ETag` + `If-None-Match` → 304. See docs/sdk.md.';
 
-async function serve(deps: SdkDeps, request: FastifyRequest, reply: FastifyReply, pathProject?: string) {
+async function answer(deps: SdkDeps, request: FastifyRequest, reply: FastifyReply, pathProject?: string): Promise<EarlyAnswer> {
   const projectId = await deps.auth.definitionsProject(request, pathProject);
   const query = (request.query ?? {}) as Record<string, unknown>;
   const sendCohorts = 'send_cohorts' in query && queryFlag(query.send_cohorts);
-  return sendRevalidated(request, reply, (await deps.cache.view(projectId)).definitions(sendCohorts));
+  return revalidated(request, reply, (await deps.cache.view(projectId)).definitions(sendCohorts));
+}
+
+async function serve(deps: SdkDeps, request: FastifyRequest, reply: FastifyReply, pathProject?: string) {
+  const { status, payload } = await answer(deps, request, reply, pathProject);
+  reply.code(status);
+  return payload === null ? reply.send() : reply.send(payload);
+}
+
+/**
+ * A poll answered from the onRequest hook (kernel/http/early-answer.ts): the key check, then the
+ * cached bytes. Any refusal is left to the route, which answers it as always.
+ */
+function early(app: FastifyInstance, deps: SdkDeps, pathProject?: (request: FastifyRequest) => string) {
+  return app.earlyAnswers.hooks((request, reply) => answer(deps, request, reply, pathProject?.(request)));
 }
 
 function schema(summary: string, withProject: boolean) {
@@ -47,8 +62,10 @@ function schema(summary: string, withProject: boolean) {
 export function definitionsRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     for (const url of DEFINITIONS_PATHS) {
-      app.get(url, { config: { public: {} }, schema: schema(`Flag definitions for local evaluation (${url})`, false) }, (request, reply) =>
-        serve(deps, request, reply),
+      app.get(
+        url,
+        { config: { public: {} }, schema: schema(`Flag definitions for local evaluation (${url})`, false), ...early(app, deps) },
+        (request, reply) => serve(deps, request, reply),
       );
     }
   };
@@ -59,7 +76,11 @@ export function projectDefinitionsRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get(
       PROJECT_LOCAL_EVALUATION,
-      { config: { public: {} }, schema: schema("The project's flag definitions for local evaluation", true) },
+      {
+        config: { public: {} },
+        schema: schema("The project's flag definitions for local evaluation", true),
+        ...early(app, deps, (request) => (request.params as { project_id: string }).project_id),
+      },
       (request, reply) => serve(deps, request, reply, (request.params as { project_id: string }).project_id),
     );
   };
