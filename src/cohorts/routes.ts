@@ -25,8 +25,10 @@ import {
 } from './schemas.ts';
 import { addPersons, createCohort, removePerson, updateCohortById, type CohortDeps } from './service.ts';
 import { findCohort, listCohorts } from './store.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 
 const TAGS = ['cohorts'];
+const route = routeOptions(TAGS);
 const INT32_MAX = 2147483647;
 
 /** A path id that is not a positive 32-bit integer names no cohort. */
@@ -50,10 +52,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'cohort:read' },
-        schema: { tags: TAGS, summary: 'List cohorts (not deleted), newest first', params: ProjectParams, querystring: CohortListQuery, response: { 200: CohortListResponse } },
-      },
+      route.scoped('cohort:read', 'List cohorts (not deleted), newest first', {
+        params: ProjectParams, querystring: CohortListQuery, response: { 200: CohortListResponse },
+      }),
       async (request) => {
         const page = pageOf(request.query);
         const { count, rows } = await listCohorts(pool, request.project.id, {
@@ -67,16 +68,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.post(
       '/',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Create a cohort: dynamic (filters) or static (is_static, with _create_static_person_ids or filters to snapshot)',
-          params: ProjectParams,
-          body: CohortWriteBody,
-          response: { 201: CohortResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Create a cohort: dynamic (filters) or static (is_static, with _create_static_person_ids or filters to snapshot)', {
+        params: ProjectParams, body: CohortWriteBody, response: { 201: CohortResponse },
+      }),
       async (request, reply) => {
         const cohort = await createCohort(cohortDeps, request.project.id, toUserSummary(request.principal.user), request.body);
         return reply.code(201).send(presentCohort(cohort));
@@ -87,10 +81,7 @@ export function cohortRoutes(deps: Kernel) {
 
     app.get(
       '/:id',
-      {
-        config: { scope: 'cohort:read' },
-        schema: { tags: TAGS, summary: 'Retrieve a cohort (deleted ones too)', params: CohortParams, response: { 200: CohortResponse } },
-      },
+      route.scoped('cohort:read', 'Retrieve a cohort (deleted ones too)', { params: CohortParams, response: { 200: CohortResponse } }),
       async (request) => {
         const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         return presentCohort(cohort);
@@ -99,16 +90,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.patch(
       '/:id',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Update a cohort; `deleted: true` soft-deletes, `deleted: false` restores',
-          params: CohortParams,
-          body: CohortWriteBody,
-          response: { 200: CohortResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Update a cohort; `deleted: true` soft-deletes, `deleted: false` restores', {
+        params: CohortParams, body: CohortWriteBody, response: { 200: CohortResponse },
+      }),
       async (request) => {
         const cohort = await updateCohortById(
           cohortDeps,
@@ -123,16 +107,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.get(
       '/:id/persons',
-      {
-        config: { scope: 'cohort:read' },
-        schema: {
-          tags: TAGS,
-          summary: "The cohort's persons: a static cohort's members, or the persons a dynamic cohort matches now",
-          params: CohortParams,
-          querystring: CohortPersonsQuery,
-          response: { 200: CohortPersonsResponse },
-        },
-      },
+      route.scoped('cohort:read', "The cohort's persons: a static cohort's members, or the persons a dynamic cohort matches now", {
+        params: CohortParams, querystring: CohortPersonsQuery, response: { 200: CohortPersonsResponse },
+      }),
       async (request) => {
         const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         const page = pageOf(request.query);
@@ -145,16 +122,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.patch(
       '/:id/add_persons_to_static_cohort',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Add persons (person UUIDs in person_ids, or distinct_ids) to a static cohort',
-          params: CohortParams,
-          body: AddPersonsBody,
-          response: { 200: SuccessResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Add persons (person UUIDs in person_ids, or distinct_ids) to a static cohort', {
+        params: CohortParams, body: AddPersonsBody, response: { 200: SuccessResponse },
+      }),
       async (request) => {
         await addPersons(cohortDeps, request.project.id, parseCohortId(request.params.id), toUserSummary(request.principal.user), request.body);
         return { success: true };
@@ -163,16 +133,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.patch(
       '/:id/remove_person_from_static_cohort',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Remove a person (person_id UUID, or distinct_id) from a static cohort',
-          params: CohortParams,
-          body: RemovePersonBody,
-          response: { 200: SuccessResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Remove a person (person_id UUID, or distinct_id) from a static cohort', {
+        params: CohortParams, body: RemovePersonBody, response: { 200: SuccessResponse },
+      }),
       async (request) => {
         await removePerson(cohortDeps, request.project.id, parseCohortId(request.params.id), toUserSummary(request.principal.user), request.body);
         return { success: true };
