@@ -5,6 +5,7 @@ import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/ro
 import { notFound, orNotFound } from '../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf, paginated } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { COHORT_ACTIVITY_SCOPE } from './activity.ts';
 import { pluginJobs } from '../kernel/jobs.ts';
@@ -25,10 +26,8 @@ import {
 } from './schemas.ts';
 import { addPersons, createCohort, removePerson, updateCohortById, type CohortDeps } from './service.ts';
 import { findCohort, listCohorts } from './store.ts';
-import { routeOptions } from '../kernel/http/route-options.ts';
 
-const TAGS = ['cohorts'];
-const route = routeOptions(TAGS);
+const route = routeOptions(['cohorts']);
 const INT32_MAX = 2147483647;
 
 /** A path id that is not a positive 32-bit integer names no cohort. */
@@ -77,7 +76,7 @@ export function cohortRoutes(deps: Kernel) {
       },
     );
 
-    projectActivityRoute(root, pool, { scope: COHORT_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every cohort in the project', params: ProjectParams });
+    projectActivityRoute(root, pool, { scope: COHORT_ACTIVITY_SCOPE, tags: route.tags, summary: 'Activity of every cohort in the project', params: ProjectParams });
 
     app.get(
       '/:id',
@@ -144,7 +143,7 @@ export function cohortRoutes(deps: Kernel) {
 
     itemActivityRoute(root, pool, {
       scope: COHORT_ACTIVITY_SCOPE,
-      tags: TAGS,
+      tags: route.tags,
       summary: 'Activity of one cohort',
       params: CohortParams,
       itemOf: async (request) => {

@@ -4,10 +4,10 @@ import type { Kernel } from '../kernel/deps.ts';
 import { notFound, orNotFound } from '../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { listPage } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import { presentDashboard, presentDashboardBasic } from './present.ts';
 import { DashboardListQuery, DashboardListResponse, DashboardParams, DashboardResponse, ProjectParams } from './schemas.ts';
 import { findDashboard, listDashboards } from './store.ts';
-import { routeOptions } from '../kernel/http/route-options.ts';
 
 const route = routeOptions(['dashboards']);
 const INT32_MAX = 2147483647;

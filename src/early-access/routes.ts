@@ -10,13 +10,13 @@ import { findFlag } from '../flags/store.ts';
 import { notFound } from '../kernel/errors.ts';
 import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import type { EarlyAccessDeps } from './deps.ts';
 import { presentFeature } from './present.ts';
 import { enrollmentProperty, type FeatureRecord } from './record.ts';
 import { EnrolledResponse, Feature, FeatureList, FeatureListQuery, FeatureParams, FeatureWriteBody, ProjectParams } from './schemas.ts';
 import { enrolledPersons, findFeature, listFeatures } from './store.ts';
 import { createFeature, removeFeature, updateFeature } from './write.ts';
-import { routeOptions } from '../kernel/http/route-options.ts';
 
 const route = routeOptions(['early access features']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -7,6 +7,7 @@ import { requiredField } from '../kernel/errors.ts';
 import { isQueryTrue } from '../kernel/http/drf-boolean.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import { sendJson } from '../kernel/http/send-json.ts';
 import { NoBody } from '../events/taxonomy/http.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
@@ -31,10 +32,8 @@ import {
 } from './schemas.ts';
 import { listSurveys } from './store.ts';
 import { updateSurveyById } from './update.ts';
-import { routeOptions } from '../kernel/http/route-options.ts';
 
-const TAGS = ['surveys'];
-const route = routeOptions(TAGS);
+const route = routeOptions(['surveys']);
 
 function viewerOf(request: FastifyRequest): SurveyViewer {
   return { userId: request.principal.user.id, organizationLevel: membershipLevel(request.principal, request.project.organizationId) };
@@ -80,7 +79,7 @@ export function surveyRoutes(deps: SurveyDeps) {
       },
     );
 
-    projectActivityRoute(root, pool, { scope: SURVEY_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every survey in the project', params: ProjectParams });
+    projectActivityRoute(root, pool, { scope: SURVEY_ACTIVITY_SCOPE, tags: route.tags, summary: 'Activity of every survey in the project', params: ProjectParams });
 
     app.get(
       '/:id',
@@ -135,7 +134,7 @@ export function surveyRoutes(deps: SurveyDeps) {
 
     itemActivityRoute(root, pool, {
       scope: SURVEY_ACTIVITY_SCOPE,
-      tags: TAGS,
+      tags: route.tags,
       summary: 'Activity of one survey',
       params: SurveyParams,
       itemOf: async (request) => {

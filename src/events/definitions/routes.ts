@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { listPage } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { itemActivityRoute, projectActivityRoute } from '../../accounts/activity/routes.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { DEFINITION_ACTIVITY_SCOPE } from './activity.ts';
@@ -23,10 +24,8 @@ import {
 } from './schemas.ts';
 import { createDefinition, definitionMetrics, definitionVolume, deleteDefinitionById, getDefinition, getDefinitionByName, updateDefinitionById } from './service.ts';
 import { listDefinitions } from './store.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
-const tags = ['event_definitions'];
-const route = routeOptions(tags);
+const route = routeOptions(['event_definitions']);
 
 /** /api/projects/:project_id/event_definitions */
 export function eventDefinitionRoutes(deps: Kernel) {
@@ -38,11 +37,11 @@ export function eventDefinitionRoutes(deps: Kernel) {
       '/:id/activity': ['GET'], '/by_name': ['GET'],
     });
 
-    projectActivityRoute(root, pool, { scope: DEFINITION_ACTIVITY_SCOPE, tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams });
+    projectActivityRoute(root, pool, { scope: DEFINITION_ACTIVITY_SCOPE, tags: route.tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams });
 
     itemActivityRoute(root, pool, {
       scope: DEFINITION_ACTIVITY_SCOPE,
-      tags,
+      tags: route.tags,
       summary: 'Activity of one event definition',
       params: DefinitionParams,
       itemOf: async (request) => {

@@ -4,10 +4,10 @@ import type { Kernel } from '../../kernel/deps.ts';
 import { orNotFound } from '../../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { findGroup, listGroups, listGroupTypes, type GroupRow } from './read-model.ts';
 import { Group, GroupFindQuery, GroupList, GroupListQuery, GroupTypeList, ProjectParams } from './schemas.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const route = routeOptions(['groups']);
 

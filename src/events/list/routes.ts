@@ -4,11 +4,11 @@ import type { Kernel } from '../../kernel/deps.ts';
 import { withBoundedRead } from '../../db/bounded-read.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { parseEventListArgs } from './args.ts';
 import { listEvents, type EventRow } from './read-model.ts';
 import { EventListQuery, EventListResponse, ProjectParams } from './schemas.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 /** A page waits at most this long for the database (a rare property filter reads many events). */
 const LIST_TIMEOUT_MS = 10_000;

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { listPage } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { decodePropertyListQuery } from './list-query.ts';
 import { presentProperty } from './present.ts';
@@ -16,7 +17,6 @@ import {
 } from './schemas.ts';
 import { deletePropertyById, getProperty, updatePropertyById } from './service.ts';
 import { listProperties } from './store.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const route = routeOptions(['property_definitions']);
 

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { listPage, pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import {
   CreateEventSchemaBody,
@@ -28,7 +29,6 @@ import {
   updateGroupById,
 } from './service.ts';
 import { listEventSchemas, listGroups } from './store.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const groupRoute = routeOptions(['schema_property_groups']);
 const schemaRoute = routeOptions(['event_schemas']);

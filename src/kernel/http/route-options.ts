@@ -10,6 +10,7 @@ type Scope = NonNullable<FastifyContextConfig['scope']>;
  */
 export function routeOptions(tags: string[], shared: FastifyContextConfig = {}) {
   return {
+    tags,
     /** An authenticated route: the scope a key needs (none: any valid key). */
     scoped<S extends FastifySchema>(scope: Scope | undefined, summary: string, schema: S) {
       const config: FastifyContextConfig = scope === undefined ? { ...shared } : { scope, ...shared };

@@ -4,10 +4,10 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import type { SdkDeps } from '../deps.ts';
 import { playground, type PlaygroundInput } from '../playground.ts';
 import { PlaygroundBody, PlaygroundResponse, ProjectParams } from '../schemas.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const PLAYGROUND = '/playground';
 const route = routeOptions(['feature_flags']);

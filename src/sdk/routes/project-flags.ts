@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { requiredField, validationError } from '../../kernel/errors.ts';
 import { minimalFlag } from '../definitions.ts';
@@ -25,7 +26,6 @@ import { testEvaluation, type TestEvaluationBody as TestEvaluationInput } from '
 import { parseFlagId } from '../../flags/routes.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { Type } from 'typebox';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const route = routeOptions(['feature_flags']);
 /** Under the project's `/feature_flags` (kernel/http/project-scope.ts). */

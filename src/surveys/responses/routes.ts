@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/deps.ts';
 import { wantsCsv } from '../../kernel/http/csv-format.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { ProjectParams } from '../schemas.ts';
 import { archivedResponseUuids, setResponseArchived } from './archive.ts';
@@ -29,7 +30,6 @@ import {
 import type { StatsBody } from './present.ts';
 import { StatsCache } from './stats-cache.ts';
 import { globalStats, RESPONSE_READS, surveyStats, type StatsArgs } from './stats.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const route = routeOptions(['surveys']);
 

@@ -3,9 +3,9 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { poolWrite } from '../../db/unit-of-work.ts';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { HeadlineResponse, SummarizeQuery, SummarizeResponse, SummaryBody, SurveyParams } from './schemas.ts';
 import { summarizeResponses, summaryHeadline } from './service.ts';
-import { routeOptions } from '../../kernel/http/route-options.ts';
 
 const route = routeOptions(['surveys']);
 
