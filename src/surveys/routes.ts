@@ -171,9 +171,7 @@ export function surveyRoutes(deps: SurveyDeps) {
       route.scoped('survey:write', 'Copy the survey, as a draft, into every target project: all or nothing, in one transaction', {
         description:
           'Body `{"target_team_ids": [...]}` (or `target_project_ids`). Every target must be a project the key may reach. Each copy is validated as a create in its project and gets its own internal targeting flag.',
-        params: SurveyParams,
-        body: DuplicateBody,
-        response: { 200: DuplicateResponse },
+        params: SurveyParams, body: DuplicateBody, response: { 200: DuplicateResponse },
       }),
       async (request, reply) => {
         const result = await duplicateSurvey(deps, {

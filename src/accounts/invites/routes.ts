@@ -45,9 +45,7 @@ export function inviteRoutes(deps: AccountsDeps) {
         description:
           'No e-mail is sent: hand the person `invite_url`. An address that is a member already, or has a valid invite, ' +
           'is a 400 on `target_email`.',
-        params: OrganizationParams,
-        body: CreateInviteBody,
-        response: { 201: Invite },
+        params: OrganizationParams, body: CreateInviteBody, response: { 201: Invite },
       }),
       async (request, reply) =>
         reply.code(201).send(await createInvite(deps, request.principal, request.params.organization_id, request.body, baseUrl(request))),
@@ -70,8 +68,7 @@ export function inviteRoutes(deps: AccountsDeps) {
         description:
           'Unknown, used or cancelled: 400 `invalid_input`; expired: 400 `expired`; an address with an account, not signed ' +
           'in as it: 400 `account_exists`; signed in as someone else: 400 `invalid_recipient`.',
-        params: SignupParams,
-        response: { 200: SignupInfo },
+        params: SignupParams, response: { 200: SignupInfo },
       }),
       async (request) => describeInvite(deps, request.params.invite_id, visitorOf(await signedIn(request))),
     );
@@ -82,9 +79,7 @@ export function inviteRoutes(deps: AccountsDeps) {
         description:
           'Signed in as the invited address (with `X-CSRFToken`), the account joins the organization instead and no ' +
           'name or password is needed.',
-        params: SignupParams,
-        body: SignupBody,
-        response: { 201: UserSummary },
+        params: SignupParams, body: SignupBody, response: { 201: UserSummary },
       }),
       async (request, reply) => {
         const principal = await signedIn(request);

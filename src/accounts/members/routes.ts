@@ -42,8 +42,7 @@ export function memberRoutes(deps: AccountsDeps) {
         description:
           'Admins and owners remove members at or below their own level; anyone may leave. The last owner cannot ' +
           'leave or be removed (400 `last_owner`). The person\'s personal API keys no longer reach the organization.',
-        params: MemberParams,
-        response: { 204: Type.Null({ description: 'Removed.' }) },
+        params: MemberParams, response: { 204: Type.Null({ description: 'Removed.' }) },
       }),
       async (request, reply) => {
         await removeMember(deps, request.principal, request.params.organization_id, request.params.user_uuid);

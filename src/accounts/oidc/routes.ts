@@ -31,8 +31,7 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
     app.get(
       '/api/auth/oidc/login',
       route.open('Single sign-on: redirects to the OpenID Connect provider', {
-        description: 'At most 100 sign-ins started from one client address may be on their way at once (429 with `Retry-After`).',
-        response: { 302: Redirect },
+        description: 'At most 100 sign-ins started from one client address may be on their way at once (429 with `Retry-After`).', response: { 302: Redirect },
       }),
       async (request, reply) => {
         const { url, verifier } = await beginSignIn(deps, provider, request.ip);
@@ -48,8 +47,7 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
           'Signs the person in and redirects to the console (`/`), or to the sign-in page with `sso_error` ' +
           '(`invalid_state`, `denied`, `provider_unavailable`, `rejected`, `invalid_token`, `email_unverified`, ' +
           '`domain_not_allowed`, `no_organization`).',
-        querystring: Type.Object({ code: Param, state: Param, error: Param, error_description: Param, iss: Param }),
-        response: { 302: Redirect },
+        querystring: Type.Object({ code: Param, state: Param, error: Param, error_description: Param, iss: Param }), response: { 302: Redirect },
       }),
       async (request, reply) => {
         const verifier = request.cookies[OIDC_COOKIE];

@@ -24,8 +24,7 @@ export function sessionRoutes(deps: AccountsDeps) {
         description:
           'Wrong e-mail or password: 400 `invalid_credentials`. Failed attempts are throttled per account and per ' +
           'client address (429 with `Retry-After`). A browser `Origin` must be this site.',
-        body: LoginBody,
-        response: { 200: LoginSuccess },
+        body: LoginBody, response: { 200: LoginSuccess },
       }),
       async (request, reply) => {
         checkSameOrigin(request, deps.accounts.siteUrl);

@@ -25,8 +25,7 @@ export function userRoutes(deps: AccountsDeps) {
         description:
           'A new `password` needs `current_password` (when a password is set) and follows the password rules; it ends ' +
           'your other sessions. Wrong current passwords count toward sign-in throttling (429).',
-        body: UpdateMeBody,
-        response: { 200: Me },
+        body: UpdateMeBody, response: { 200: Me },
       }),
       async (request) => updateMe(deps, request.principal, request.body, request.ip),
     );

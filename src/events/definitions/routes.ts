@@ -63,9 +63,7 @@ export function eventDefinitionRoutes(deps: Kernel) {
       route.scoped('event_definition:read', 'List event definitions', {
         description:
           'Default order: `last_seen_at::date DESC NULLS LAST, name ASC` (byte-wise). `search` terms are ANDed and matched literally (`%` and `_` are not wildcards).',
-        params: ProjectParams,
-        querystring: DefinitionListQuery,
-        response: { 200: EventDefinitionList },
+        params: ProjectParams, querystring: DefinitionListQuery, response: { 200: EventDefinitionList },
       }),
       async (request) => {
         const filter = decodeDefinitionListQuery(request.query);

@@ -49,9 +49,7 @@ export function eventListRoutes(deps: Kernel) {
         description:
           '`next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` ' +
           'so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.',
-        params: ProjectParams,
-        querystring: EventListQuery,
-        response: { 200: EventListResponse },
+        params: ProjectParams, querystring: EventListQuery, response: { 200: EventListResponse },
       }),
       async (request, reply) => {
         const args = parseEventListArgs(request.query, new Date());

@@ -32,9 +32,7 @@ export function propertyDefinitionRoutes(deps: Kernel) {
       route.scoped('property_definition:read', 'List property definitions (event properties unless `type` says person or group)', {
         description:
           'Ordered by name (byte-wise); with `event_names`, properties seen with those events come first. `search` terms are ANDed and matched literally.',
-        params: ProjectParams,
-        querystring: PropertyDefinitionListQuery,
-        response: { 200: PropertyDefinitionList },
+        params: ProjectParams, querystring: PropertyDefinitionListQuery, response: { 200: PropertyDefinitionList },
       }),
       async (request) => {
         const filter = decodePropertyListQuery(request.query);

@@ -21,9 +21,7 @@ export function playgroundRoutes(deps: SdkDeps) {
           'Evaluates every live flag (or `flag_keys`) for `distinct_id` with the person and group properties sent, and ' +
           'nothing stored: no stored person, no static cohort membership, no experience-continuity keys. Answers each ' +
           "flag's value, payload and the reason. Survey-owned flags are left out unless named.",
-        params: ProjectParams,
-        body: PlaygroundBody,
-        response: { 200: PlaygroundResponse },
+        params: ProjectParams, body: PlaygroundBody, response: { 200: PlaygroundResponse },
       }),
       async (request) => playground(await deps.cache.view(request.project.id), request.body as PlaygroundInput),
     );

@@ -53,9 +53,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
         description:
           'Answers `{key: {value, evaluation: {reason, condition_index}}}` for every live flag, evaluated with the stored ' +
           'person and group properties; disabled flags have value false and reason `disabled`.',
-        params: ProjectParams,
-        querystring: EvaluationReasonsQuery,
-        response: { 200: EvaluationReasonsResponse },
+        params: ProjectParams, querystring: EvaluationReasonsQuery, response: { 200: EvaluationReasonsResponse },
       }),
       async (request, reply) => {
         const query = request.query as { distinct_id?: string; groups?: string };
@@ -81,8 +79,7 @@ export function projectFlagRoutes(deps: SdkDeps) {
         description:
           "Evaluates every live flag for the distinct id of the user the key belongs to (stored person properties): " +
           '`[{feature_flag: <minimal flag>, value}]`, newest first.',
-        params: ProjectParams,
-        querystring: MyFlagsQuery,
+        params: ProjectParams, querystring: MyFlagsQuery,
       }),
       async (request, reply) => {
         const groups = groupsParam((request.query as { groups?: string }).groups);

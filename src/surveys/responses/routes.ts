@@ -68,8 +68,7 @@ export function surveyResponseRoutes(deps: Kernel) {
           'Pages follow `next`/`previous` (a cursor on timestamp and uuid: stable while responses arrive). ' +
           'CSV (`format=csv` or `Accept: text/csv`): one row per response of the whole window, one column per question (its text as the header; multiple choice joined with ", "), ' +
           "cells starting with =, +, -, @, a tab or CR prefixed with ' (formula guard); `limit` and `cursor` do not apply.",
-        params: SurveyIdParams,
-        querystring: ResponseListQuery,
+        params: SurveyIdParams, querystring: ResponseListQuery,
         response: {
           200: {
             description: 'A page of responses (JSON) or the CSV file',

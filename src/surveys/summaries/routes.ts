@@ -29,10 +29,7 @@ export function surveySummaryRoutes(deps: Kernel) {
           'Computed without network or language model; the same answers always give the same text. Stored per question when ' +
           'asked by question_id and answered with cached: true until force_refresh. 400 without question_id/question_index, ' +
           'or when the question does not exist.',
-        params: SurveyParams,
-        querystring: SummarizeQuery,
-        body: SummaryBody,
-        response: { 200: SummarizeResponse },
+        params: SurveyParams, querystring: SummarizeQuery, body: SummaryBody, response: { 200: SummarizeResponse },
       }),
       async (request, reply) => {
         const questionId = request.query.question_id ? request.query.question_id : null;
