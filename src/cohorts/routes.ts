@@ -5,6 +5,7 @@ import { itemActivityRoute, projectActivityRoute } from '../accounts/activity/ro
 import { notFound, orNotFound } from '../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf, paginated } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
 import { COHORT_ACTIVITY_SCOPE } from './activity.ts';
 import { pluginJobs } from '../kernel/jobs.ts';
@@ -26,7 +27,7 @@ import {
 import { addPersons, createCohort, removePerson, updateCohortById, type CohortDeps } from './service.ts';
 import { findCohort, listCohorts } from './store.ts';
 
-const TAGS = ['cohorts'];
+const route = routeOptions(['cohorts']);
 const INT32_MAX = 2147483647;
 
 /** A path id that is not a positive 32-bit integer names no cohort. */
@@ -50,10 +51,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'cohort:read' },
-        schema: { tags: TAGS, summary: 'List cohorts (not deleted), newest first', params: ProjectParams, querystring: CohortListQuery, response: { 200: CohortListResponse } },
-      },
+      route.scoped('cohort:read', 'List cohorts (not deleted), newest first', {
+        params: ProjectParams, querystring: CohortListQuery, response: { 200: CohortListResponse },
+      }),
       async (request) => {
         const page = pageOf(request.query);
         const { count, rows } = await listCohorts(pool, request.project.id, {
@@ -67,30 +67,20 @@ export function cohortRoutes(deps: Kernel) {
 
     app.post(
       '/',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Create a cohort: dynamic (filters) or static (is_static, with _create_static_person_ids or filters to snapshot)',
-          params: ProjectParams,
-          body: CohortWriteBody,
-          response: { 201: CohortResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Create a cohort: dynamic (filters) or static (is_static, with _create_static_person_ids or filters to snapshot)', {
+        params: ProjectParams, body: CohortWriteBody, response: { 201: CohortResponse },
+      }),
       async (request, reply) => {
         const cohort = await createCohort(cohortDeps, request.project.id, toUserSummary(request.principal.user), request.body);
         return reply.code(201).send(presentCohort(cohort));
       },
     );
 
-    projectActivityRoute(root, pool, { scope: COHORT_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every cohort in the project', params: ProjectParams });
+    projectActivityRoute(root, pool, { scope: COHORT_ACTIVITY_SCOPE, tags: route.tags, summary: 'Activity of every cohort in the project', params: ProjectParams });
 
     app.get(
       '/:id',
-      {
-        config: { scope: 'cohort:read' },
-        schema: { tags: TAGS, summary: 'Retrieve a cohort (deleted ones too)', params: CohortParams, response: { 200: CohortResponse } },
-      },
+      route.scoped('cohort:read', 'Retrieve a cohort (deleted ones too)', { params: CohortParams, response: { 200: CohortResponse } }),
       async (request) => {
         const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         return presentCohort(cohort);
@@ -99,16 +89,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.patch(
       '/:id',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Update a cohort; `deleted: true` soft-deletes, `deleted: false` restores',
-          params: CohortParams,
-          body: CohortWriteBody,
-          response: { 200: CohortResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Update a cohort; `deleted: true` soft-deletes, `deleted: false` restores', {
+        params: CohortParams, body: CohortWriteBody, response: { 200: CohortResponse },
+      }),
       async (request) => {
         const cohort = await updateCohortById(
           cohortDeps,
@@ -123,16 +106,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.get(
       '/:id/persons',
-      {
-        config: { scope: 'cohort:read' },
-        schema: {
-          tags: TAGS,
-          summary: "The cohort's persons: a static cohort's members, or the persons a dynamic cohort matches now",
-          params: CohortParams,
-          querystring: CohortPersonsQuery,
-          response: { 200: CohortPersonsResponse },
-        },
-      },
+      route.scoped('cohort:read', "The cohort's persons: a static cohort's members, or the persons a dynamic cohort matches now", {
+        params: CohortParams, querystring: CohortPersonsQuery, response: { 200: CohortPersonsResponse },
+      }),
       async (request) => {
         const cohort = orNotFound(await findCohort(pool, request.project.id, parseCohortId(request.params.id)));
         const page = pageOf(request.query);
@@ -145,16 +121,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.patch(
       '/:id/add_persons_to_static_cohort',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Add persons (person UUIDs in person_ids, or distinct_ids) to a static cohort',
-          params: CohortParams,
-          body: AddPersonsBody,
-          response: { 200: SuccessResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Add persons (person UUIDs in person_ids, or distinct_ids) to a static cohort', {
+        params: CohortParams, body: AddPersonsBody, response: { 200: SuccessResponse },
+      }),
       async (request) => {
         await addPersons(cohortDeps, request.project.id, parseCohortId(request.params.id), toUserSummary(request.principal.user), request.body);
         return { success: true };
@@ -163,16 +132,9 @@ export function cohortRoutes(deps: Kernel) {
 
     app.patch(
       '/:id/remove_person_from_static_cohort',
-      {
-        config: { scope: 'cohort:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Remove a person (person_id UUID, or distinct_id) from a static cohort',
-          params: CohortParams,
-          body: RemovePersonBody,
-          response: { 200: SuccessResponse },
-        },
-      },
+      route.scoped('cohort:write', 'Remove a person (person_id UUID, or distinct_id) from a static cohort', {
+        params: CohortParams, body: RemovePersonBody, response: { 200: SuccessResponse },
+      }),
       async (request) => {
         await removePerson(cohortDeps, request.project.id, parseCohortId(request.params.id), toUserSummary(request.principal.user), request.body);
         return { success: true };
@@ -181,7 +143,7 @@ export function cohortRoutes(deps: Kernel) {
 
     itemActivityRoute(root, pool, {
       scope: COHORT_ACTIVITY_SCOPE,
-      tags: TAGS,
+      tags: route.tags,
       summary: 'Activity of one cohort',
       params: CohortParams,
       itemOf: async (request) => {

@@ -4,11 +4,12 @@ import type { Kernel } from '../kernel/deps.ts';
 import { notFound, orNotFound } from '../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { listPage } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import { presentDashboard, presentDashboardBasic } from './present.ts';
 import { DashboardListQuery, DashboardListResponse, DashboardParams, DashboardResponse, ProjectParams } from './schemas.ts';
 import { findDashboard, listDashboards } from './store.ts';
 
-const TAGS = ['dashboards'];
+const route = routeOptions(['dashboards']);
 const INT32_MAX = 2147483647;
 
 function parseDashboardId(raw: string): number {
@@ -25,10 +26,9 @@ export function dashboardRoutes(deps: Kernel) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'dashboard:read' },
-        schema: { tags: TAGS, summary: 'List dashboards (not deleted)', params: ProjectParams, querystring: DashboardListQuery, response: { 200: DashboardListResponse } },
-      },
+      route.scoped('dashboard:read', 'List dashboards (not deleted)', {
+        params: ProjectParams, querystring: DashboardListQuery, response: { 200: DashboardListResponse },
+      }),
       async (request) => {
         return listPage(request, request.query, (page) => listDashboards(pool, request.project.id, page.limit, page.offset), presentDashboardBasic);
       },
@@ -36,15 +36,9 @@ export function dashboardRoutes(deps: Kernel) {
 
     app.get(
       '/:id',
-      {
-        config: { scope: 'dashboard:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'Retrieve a dashboard with its insights, their results computed from the events now',
-          params: DashboardParams,
-          response: { 200: DashboardResponse },
-        },
-      },
+      route.scoped('dashboard:read', 'Retrieve a dashboard with its insights, their results computed from the events now', {
+        params: DashboardParams, response: { 200: DashboardResponse },
+      }),
       async (request) => {
         return presentDashboard(pool, orNotFound(await findDashboard(pool, request.project.id, parseDashboardId(request.params.id))));
       },

@@ -10,6 +10,7 @@ import { findFlag } from '../flags/store.ts';
 import { notFound } from '../kernel/errors.ts';
 import { refuseOtherMethods } from '../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import type { EarlyAccessDeps } from './deps.ts';
 import { presentFeature } from './present.ts';
 import { enrollmentProperty, type FeatureRecord } from './record.ts';
@@ -17,7 +18,7 @@ import { EnrolledResponse, Feature, FeatureList, FeatureListQuery, FeatureParams
 import { enrolledPersons, findFeature, listFeatures } from './store.ts';
 import { createFeature, removeFeature, updateFeature } from './write.ts';
 
-const TAGS = ['early access features'];
+const route = routeOptions(['early access features']);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function idOf(raw: string): string {
@@ -40,10 +41,9 @@ export function earlyAccessRoutes(deps: EarlyAccessDeps) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'early_access_feature:read' },
-        schema: { tags: TAGS, summary: 'List early access features (newest first)', params: ProjectParams, querystring: FeatureListQuery, response: { 200: FeatureList } },
-      },
+      route.scoped('early_access_feature:read', 'List early access features (newest first)', {
+        params: ProjectParams, querystring: FeatureListQuery, response: { 200: FeatureList },
+      }),
       async (request) => {
         const page = pageOf(request.query);
         const { count, rows } = await listFeatures(pool, request.project.id, page.limit, page.offset);
@@ -54,16 +54,11 @@ export function earlyAccessRoutes(deps: EarlyAccessDeps) {
 
     app.post(
       '/',
-      {
-        config: { scope: 'early_access_feature:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Create a feature: links `feature_flag_id` or creates a flag (key = slug of the name, rollout 0 %); an enrolling stage marks the flag',
-          params: ProjectParams,
-          body: FeatureWriteBody,
-          response: { 201: Feature },
-        },
-      },
+      route.scoped(
+        'early_access_feature:write',
+        'Create a feature: links `feature_flag_id` or creates a flag (key = slug of the name, rollout 0 %); an enrolling stage marks the flag',
+        { params: ProjectParams, body: FeatureWriteBody, response: { 201: Feature } },
+      ),
       async (request, reply) => {
         const written = await createFeature(deps, request.project.id, actorOf(request), request.body);
         return reply.code(201).send(presentFeature(written.feature, written.flag));
@@ -72,7 +67,7 @@ export function earlyAccessRoutes(deps: EarlyAccessDeps) {
 
     app.get(
       '/:id',
-      { config: { scope: 'early_access_feature:read' }, schema: { tags: TAGS, summary: 'Retrieve a feature', params: FeatureParams, response: { 200: Feature } } },
+      route.scoped('early_access_feature:read', 'Retrieve a feature', { params: FeatureParams, response: { 200: Feature } }),
       async (request) => {
         const feature = await findFeature(pool, request.project.id, idOf(request.params.id));
         if (!feature) throw notFound();
@@ -84,14 +79,11 @@ export function earlyAccessRoutes(deps: EarlyAccessDeps) {
       app.route({
         method,
         url: '/:id',
-        config: { scope: 'early_access_feature:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Update a feature; a stage change marks (alpha, beta, general availability) or unmarks (draft, concept, archived) the flag',
-          params: FeatureParams,
-          body: FeatureWriteBody,
-          response: { 200: Feature },
-        },
+        ...route.scoped(
+          'early_access_feature:write',
+          'Update a feature; a stage change marks (alpha, beta, general availability) or unmarks (draft, concept, archived) the flag',
+          { params: FeatureParams, body: FeatureWriteBody, response: { 200: Feature } },
+        ),
         handler: async (request) => {
           const body = request.body;
           const written = await updateFeature(deps, request.project.id, idOf(request.params.id), actorOf(request), body, body.rollout_to_all === true);
@@ -102,7 +94,7 @@ export function earlyAccessRoutes(deps: EarlyAccessDeps) {
 
     app.delete(
       '/:id',
-      { config: { scope: 'early_access_feature:write' }, schema: { tags: TAGS, summary: 'Delete a feature; its flag stays, unmarked', params: FeatureParams } },
+      route.scoped('early_access_feature:write', 'Delete a feature; its flag stays, unmarked', { params: FeatureParams }),
       async (request, reply) => {
         await removeFeature(deps, request.project.id, idOf(request.params.id), actorOf(request));
         return reply.code(204).send();
@@ -111,10 +103,9 @@ export function earlyAccessRoutes(deps: EarlyAccessDeps) {
 
     app.get(
       '/:id/enrolled_persons',
-      {
-        config: { scope: 'early_access_feature:read' },
-        schema: { tags: TAGS, summary: 'Persons who opted in (up to 100, newest first)', params: FeatureParams, response: { 200: EnrolledResponse } },
-      },
+      route.scoped('early_access_feature:read', 'Persons who opted in (up to 100, newest first)', {
+        params: FeatureParams, response: { 200: EnrolledResponse },
+      }),
       async (request) => {
         const feature = await findFeature(pool, request.project.id, idOf(request.params.id));
         if (!feature) throw notFound();

@@ -7,6 +7,7 @@ import { requiredField } from '../kernel/errors.ts';
 import { isQueryTrue } from '../kernel/http/drf-boolean.ts';
 import { refuseOtherMethodsOn } from '../kernel/http/method-not-allowed.ts';
 import { pageLinks, pageOf } from '../kernel/http/pagination.ts';
+import { routeOptions } from '../kernel/http/route-options.ts';
 import { sendJson } from '../kernel/http/send-json.ts';
 import { NoBody } from '../events/taxonomy/http.ts';
 import { toUserSummary } from '../accounts/users/user-summary.ts';
@@ -32,7 +33,7 @@ import {
 import { listSurveys } from './store.ts';
 import { updateSurveyById } from './update.ts';
 
-const TAGS = ['surveys'];
+const route = routeOptions(['surveys']);
 
 function viewerOf(request: FastifyRequest): SurveyViewer {
   return { userId: request.principal.user.id, organizationLevel: membershipLevel(request.principal, request.project.organizationId) };
@@ -50,10 +51,9 @@ export function surveyRoutes(deps: SurveyDeps) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'survey:read' },
-        schema: { tags: TAGS, summary: 'List surveys (newest first)', params: ProjectParams, querystring: SurveyListQuery, response: { 200: SurveyListResponse } },
-      },
+      route.scoped('survey:read', 'List surveys (newest first)', {
+        params: ProjectParams, querystring: SurveyListQuery, response: { 200: SurveyListResponse },
+      }),
       async (request, reply) => {
         const page = pageOf(request.query);
         const { search, archived } = request.query;
@@ -71,10 +71,7 @@ export function surveyRoutes(deps: SurveyDeps) {
 
     app.post(
       '/',
-      {
-        config: { scope: 'survey:write' },
-        schema: { tags: TAGS, summary: 'Create a survey', params: ProjectParams, body: SurveyFullBody, response: { 201: SurveyWriteResponse } },
-      },
+      route.scoped('survey:write', 'Create a survey', { params: ProjectParams, body: SurveyFullBody, response: { 201: SurveyWriteResponse } }),
       async (request, reply) => {
         const { survey, flags } = await createSurvey(deps, request.project.id, toUserSummary(request.principal.user), request.body);
         const source = flagsFrom(await flagCache.project(request.project.id), flags);
@@ -82,14 +79,11 @@ export function surveyRoutes(deps: SurveyDeps) {
       },
     );
 
-    projectActivityRoute(root, pool, { scope: SURVEY_ACTIVITY_SCOPE, tags: TAGS, summary: 'Activity of every survey in the project', params: ProjectParams });
+    projectActivityRoute(root, pool, { scope: SURVEY_ACTIVITY_SCOPE, tags: route.tags, summary: 'Activity of every survey in the project', params: ProjectParams });
 
     app.get(
       '/:id',
-      {
-        config: { scope: 'survey:read' },
-        schema: { tags: TAGS, summary: 'Retrieve a survey', params: SurveyParams, response: { 200: SurveyResponse } },
-      },
+      route.scoped('survey:read', 'Retrieve a survey', { params: SurveyParams, response: { 200: SurveyResponse } }),
       async (request, reply) => {
         const survey = await requireSurvey(pool, request.project.id, request.params.id);
         const flags = flagsFrom(await flagCache.project(request.project.id));
@@ -100,16 +94,17 @@ export function surveyRoutes(deps: SurveyDeps) {
     for (const method of ['PATCH', 'PUT'] as const) app.route({
       method,
       url: '/:id',
-      config: { scope: 'survey:write' },
-      schema: {
-          tags: TAGS,
-          summary: method === 'PATCH' ? 'Update a survey' : 'Update a survey in full (DRF): `name` and `type` are required; fields left out keep their values',
+      ...route.scoped(
+        'survey:write',
+        method === 'PATCH' ? 'Update a survey' : 'Update a survey in full (DRF): `name` and `type` are required; fields left out keep their values',
+        {
           description:
             'Launch with `start_date`, stop with `end_date`, resume with `end_date: null`, archive with `archived`; the targeting and internal flags follow. `remove_targeting_flag: true` soft-deletes the targeting flag.',
           params: SurveyParams,
           body: method === 'PUT' ? SurveyFullBody : SurveyWriteBody,
           response: { 200: SurveyWriteResponse },
         },
+      ),
       handler: async (request, reply) => {
         if (method === 'PUT') {
           if (request.body.name === undefined) throw requiredField('name');
@@ -128,15 +123,9 @@ export function surveyRoutes(deps: SurveyDeps) {
 
     app.delete(
       '/:id',
-      {
-        config: { scope: 'survey:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Delete a survey (204); its targeting, internal and sampling flags are soft-deleted, the linked flag is kept',
-          params: SurveyParams,
-          response: { 204: NoBody('Deleted.') },
-        },
-      },
+      route.scoped('survey:write', 'Delete a survey (204); its targeting, internal and sampling flags are soft-deleted, the linked flag is kept', {
+        params: SurveyParams, response: { 204: NoBody('Deleted.') },
+      }),
       async (request, reply) => {
         await deleteSurveyById(deps, request.project.id, request.params.id, toUserSummary(request.principal.user));
         return reply.code(204).send();
@@ -145,7 +134,7 @@ export function surveyRoutes(deps: SurveyDeps) {
 
     itemActivityRoute(root, pool, {
       scope: SURVEY_ACTIVITY_SCOPE,
-      tags: TAGS,
+      tags: route.tags,
       summary: 'Activity of one survey',
       params: SurveyParams,
       itemOf: async (request) => {
@@ -160,16 +149,11 @@ export function surveyRoutes(deps: SurveyDeps) {
     ] as const) {
       app.post(
         `/:id/${action}`,
-        {
-          config: { scope: 'survey:write' },
-          schema: {
-            tags: TAGS,
-            summary,
-            description: 'The same change as a PATCH of the date (flags follow, activity entry); any body is ignored. Resume a stopped survey with a PATCH of `end_date: null`.',
-            params: SurveyParams,
-            response: { 200: SurveyWriteResponse },
-          },
-        },
+        route.scoped('survey:write', summary, {
+          description: 'The same change as a PATCH of the date (flags follow, activity entry); any body is ignored. Resume a stopped survey with a PATCH of `end_date: null`.',
+          params: SurveyParams,
+          response: { 200: SurveyWriteResponse },
+        }),
         async (request, reply) => {
           const { survey, flags } = await run(deps, {
             projectId: request.project.id,
@@ -184,18 +168,11 @@ export function surveyRoutes(deps: SurveyDeps) {
 
     app.post(
       '/:id/duplicate_to_projects',
-      {
-        config: { scope: 'survey:write' },
-        schema: {
-          tags: TAGS,
-          summary: 'Copy the survey, as a draft, into every target project: all or nothing, in one transaction',
-          description:
-            'Body `{"target_team_ids": [...]}` (or `target_project_ids`). Every target must be a project the key may reach. Each copy is validated as a create in its project and gets its own internal targeting flag.',
-          params: SurveyParams,
-          body: DuplicateBody,
-          response: { 200: DuplicateResponse },
-        },
-      },
+      route.scoped('survey:write', 'Copy the survey, as a draft, into every target project: all or nothing, in one transaction', {
+        description:
+          'Body `{"target_team_ids": [...]}` (or `target_project_ids`). Every target must be a project the key may reach. Each copy is validated as a create in its project and gets its own internal targeting flag.',
+        params: SurveyParams, body: DuplicateBody, response: { 200: DuplicateResponse },
+      }),
       async (request, reply) => {
         const result = await duplicateSurvey(deps, {
           projectId: request.project.id,

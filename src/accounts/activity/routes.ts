@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { TSchema, Static } from 'typebox';
 import type { ReadHandle } from '../../db/pool.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { ActivityPageQuery, ActivityPageResponse, activityPage } from './page.ts';
-
 
 interface ActivityRoute<P extends TSchema> {
   /** The activity log scope of the area's records. */
@@ -11,6 +11,14 @@ interface ActivityRoute<P extends TSchema> {
   tags: string[];
   summary: string;
   params: P;
+}
+
+function activityOptions<P extends TSchema>(route: ActivityRoute<P>) {
+  return routeOptions(route.tags).scoped('activity_log:read', route.summary, {
+    params: route.params,
+    querystring: ActivityPageQuery,
+    response: { 200: ActivityPageResponse },
+  });
 }
 
 function typed(app: FastifyInstance) {
@@ -21,10 +29,7 @@ function typed(app: FastifyInstance) {
 export function projectActivityRoute<P extends TSchema>(app: FastifyInstance, db: ReadHandle, route: ActivityRoute<P>): void {
   typed(app).get(
     '/activity',
-    {
-      config: { scope: 'activity_log:read' },
-      schema: { tags: route.tags, summary: route.summary, params: route.params, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-    },
+    activityOptions(route),
     async (request) => activityPage(db, request, request.query, { projectId: request.project.id, scope: route.scope }),
   );
 }
@@ -37,10 +42,7 @@ export function itemActivityRoute<P extends TSchema>(
 ): void {
   typed(app).get(
     '/:id/activity',
-    {
-      config: { scope: 'activity_log:read' },
-      schema: { tags: route.tags, summary: route.summary, params: route.params, querystring: ActivityPageQuery, response: { 200: ActivityPageResponse } },
-    },
+    activityOptions(route),
     async (request) => {
       // The route validated the params against `route.params`.
       const itemId = await route.itemOf(request as FastifyRequest<{ Params: Static<P> }>);

@@ -33,15 +33,28 @@ export interface FoundPrincipal {
   secureValue: string;
 }
 
-export async function findPrincipalByKeyHash(db: ReadHandle, hash: string): Promise<FoundPrincipal | null> {
-  const { rows } = await db.query<KeyRow>(
-    `SELECT k.id AS key_id, k.secure_value, k.scopes, k.scoped_teams, k.scoped_organizations::text[] AS scoped_organizations,
-            ${USER_AND_MEMBERSHIPS_SQL}
-       FROM personal_api_keys k JOIN users u ON u.id = k.user_id
-      WHERE k.secure_value = $1`,
+/**
+ * The credential whose hashed column equals `hash` (`columns` of `from`, an alias joined to its
+ * user `u`), with that user and their memberships; null when none is.
+ */
+async function findCredential<R extends UserAndMemberships>(db: ReadHandle, columns: string, from: string, hashColumn: string, hash: string): Promise<R | null> {
+  const { rows } = await db.query<R>(
+    `SELECT ${columns}, ${USER_AND_MEMBERSHIPS_SQL}
+       FROM ${from}
+      WHERE ${hashColumn} = $1`,
     [hash],
   );
-  const row = rows[0];
+  return rows[0] ?? null;
+}
+
+export async function findPrincipalByKeyHash(db: ReadHandle, hash: string): Promise<FoundPrincipal | null> {
+  const row = await findCredential<KeyRow>(
+    db,
+    'k.id AS key_id, k.secure_value, k.scopes, k.scoped_teams, k.scoped_organizations::text[] AS scoped_organizations',
+    'personal_api_keys k JOIN users u ON u.id = k.user_id',
+    'k.secure_value',
+    hash,
+  );
   if (!row) return null;
   return {
     secureValue: row.secure_value,
@@ -73,13 +86,13 @@ export interface FoundSession {
 const ALL_SCOPES: ReadonlySet<string> = new Set(['*']);
 
 export async function findSessionByHash(db: ReadHandle, hash: string): Promise<FoundSession | null> {
-  const { rows } = await db.query<SessionRow>(
-    `SELECT s.id_hash, s.csrf_hash, s.last_seen_at, s.expires_at, ${USER_AND_MEMBERSHIPS_SQL}
-       FROM sessions s JOIN users u ON u.id = s.user_id
-      WHERE s.id_hash = $1`,
-    [hash],
+  const row = await findCredential<SessionRow>(
+    db,
+    's.id_hash, s.csrf_hash, s.last_seen_at, s.expires_at',
+    'sessions s JOIN users u ON u.id = s.user_id',
+    's.id_hash',
+    hash,
   );
-  const row = rows[0];
   if (!row) return null;
   return {
     lastSeenAt: row.last_seen_at.getTime(),

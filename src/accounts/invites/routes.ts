@@ -7,6 +7,7 @@ import { checkCsrf, checkSameOrigin } from '../auth/csrf.ts';
 import type { SessionPrincipal } from '../auth/principal.ts';
 import { sessionCookie, setSessionCookies } from '../auth/session-cookies.ts';
 import { listPage, PaginationQuery } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { OrganizationParams } from '../organizations/schemas.ts';
 import { publicBaseUrl } from '../sessions/settings.ts';
 import { UserSummary } from '../users/user-summary.ts';
@@ -14,7 +15,7 @@ import { CreateInviteBody, Invite, InviteList, InviteParams, SignupBody, SignupI
 import { cancelInvite, createInvite, listOrganizationInvites } from './service.ts';
 import { acceptInvite, describeInvite } from './signup.ts';
 
-const tags = ['platform'];
+const route = routeOptions(['platform']);
 
 /** Invites to an organization and the public sign-up that uses them up (docs/accounts.md). */
 export function inviteRoutes(deps: AccountsDeps) {
@@ -31,53 +32,30 @@ export function inviteRoutes(deps: AccountsDeps) {
 
     app.get(
       '/api/organizations/:organization_id/invites',
-      {
-        config: { scope: 'organization_member:read' },
-        schema: {
-          tags,
-          summary: "List the organization's invites, expired ones included (admins and owners)",
-          params: OrganizationParams,
-          querystring: PaginationQuery,
-          response: { 200: InviteList },
-        },
-      },
-      async (request) => {
-        return listPage(request, request.query, (page) => listOrganizationInvites(deps, request.principal, request.params.organization_id, page, baseUrl(request)));
-      },
+      route.scoped('organization_member:read', "List the organization's invites, expired ones included (admins and owners)", {
+        params: OrganizationParams, querystring: PaginationQuery, response: { 200: InviteList },
+      }),
+      async (request) =>
+        listPage(request, request.query, (page) => listOrganizationInvites(deps, request.principal, request.params.organization_id, page, baseUrl(request))),
     );
 
     app.post(
       '/api/organizations/:organization_id/invites',
-      {
-        config: { scope: 'organization_member:write' },
-        schema: {
-          tags,
-          summary: 'Invite someone by e-mail address (admins and owners, at most at their own level); valid 3 days',
-          description:
-            'No e-mail is sent: hand the person `invite_url`. An address that is a member already, or has a valid invite, ' +
-            'is a 400 on `target_email`.',
-          params: OrganizationParams,
-          body: CreateInviteBody,
-          response: { 201: Invite },
-        },
-      },
-      async (request, reply) => {
-        const invite = await createInvite(deps, request.principal, request.params.organization_id, request.body, baseUrl(request));
-        return reply.code(201).send(invite);
-      },
+      route.scoped('organization_member:write', 'Invite someone by e-mail address (admins and owners, at most at their own level); valid 3 days', {
+        description:
+          'No e-mail is sent: hand the person `invite_url`. An address that is a member already, or has a valid invite, ' +
+          'is a 400 on `target_email`.',
+        params: OrganizationParams, body: CreateInviteBody, response: { 201: Invite },
+      }),
+      async (request, reply) =>
+        reply.code(201).send(await createInvite(deps, request.principal, request.params.organization_id, request.body, baseUrl(request))),
     );
 
     app.delete(
       '/api/organizations/:organization_id/invites/:invite_id',
-      {
-        config: { scope: 'organization_member:write' },
-        schema: {
-          tags,
-          summary: 'Cancel an invite (admins and owners); its link stops working',
-          params: InviteParams,
-          response: { 204: Type.Null({ description: 'Cancelled.' }) },
-        },
-      },
+      route.scoped('organization_member:write', 'Cancel an invite (admins and owners); its link stops working', {
+        params: InviteParams, response: { 204: Type.Null({ description: 'Cancelled.' }) },
+      }),
       async (request, reply) => {
         await cancelInvite(deps, request.principal, request.params.organization_id, request.params.invite_id);
         return reply.code(204).send(null);
@@ -86,38 +64,23 @@ export function inviteRoutes(deps: AccountsDeps) {
 
     app.get(
       '/api/signup/:invite_id',
-      {
-        config: { public: true },
-        schema: {
-          tags,
-          security: [{}],
-          summary: 'What an invite is for (public: the invite id is the secret)',
-          description:
-            'Unknown, used or cancelled: 400 `invalid_input`; expired: 400 `expired`; an address with an account, not signed ' +
-            'in as it: 400 `account_exists`; signed in as someone else: 400 `invalid_recipient`.',
-          params: SignupParams,
-          response: { 200: SignupInfo },
-        },
-      },
+      route.open('What an invite is for (public: the invite id is the secret)', {
+        description:
+          'Unknown, used or cancelled: 400 `invalid_input`; expired: 400 `expired`; an address with an account, not signed ' +
+          'in as it: 400 `account_exists`; signed in as someone else: 400 `invalid_recipient`.',
+        params: SignupParams, response: { 200: SignupInfo },
+      }),
       async (request) => describeInvite(deps, request.params.invite_id, visitorOf(await signedIn(request))),
     );
 
     app.post(
       '/api/signup/:invite_id',
-      {
-        config: { public: true },
-        schema: {
-          tags,
-          security: [{}],
-          summary: 'Accept an invite: name and password; creates the account and signs it in (session and CSRF cookies)',
-          description:
-            'Signed in as the invited address (with `X-CSRFToken`), the account joins the organization instead and no ' +
-            'name or password is needed.',
-          params: SignupParams,
-          body: SignupBody,
-          response: { 201: UserSummary },
-        },
-      },
+      route.open('Accept an invite: name and password; creates the account and signs it in (session and CSRF cookies)', {
+        description:
+          'Signed in as the invited address (with `X-CSRFToken`), the account joins the organization instead and no ' +
+          'name or password is needed.',
+        params: SignupParams, body: SignupBody, response: { 201: UserSummary },
+      }),
       async (request, reply) => {
         const principal = await signedIn(request);
         if (principal) checkCsrf(request, principal);

@@ -38,23 +38,23 @@ export async function listMembers(
   return { count: count.rows[0].n, rows };
 }
 
-/** The member with this user uuid (read under lockOrganization when it decides a change). */
-export async function findMemberByUserUuid(db: ReadHandle, organizationId: string, userUuid: string): Promise<MemberRow | null> {
+/** The organization's member whose user has `column` = `value`. */
+async function findMember(db: ReadHandle, organizationId: string, column: 'u.uuid' | 'm.user_id', value: string | number): Promise<MemberRow | null> {
   const { rows } = await db.query<MemberRow>(
     `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.organization_id = $1 AND u.uuid = $2`,
-    [organizationId, userUuid],
+      WHERE m.organization_id = $1 AND ${column} = $2`,
+    [organizationId, value],
   );
   return rows[0] ?? null;
 }
 
-export async function findMemberByUserId(db: ReadHandle, organizationId: string, userId: number): Promise<MemberRow | null> {
-  const { rows } = await db.query<MemberRow>(
-    `SELECT ${MEMBER_COLUMNS} FROM organization_memberships m JOIN users u ON u.id = m.user_id
-      WHERE m.organization_id = $1 AND m.user_id = $2`,
-    [organizationId, userId],
-  );
-  return rows[0] ?? null;
+/** The member with this user uuid (read under lockOrganization when it decides a change). */
+export function findMemberByUserUuid(db: ReadHandle, organizationId: string, userUuid: string): Promise<MemberRow | null> {
+  return findMember(db, organizationId, 'u.uuid', userUuid);
+}
+
+export function findMemberByUserId(db: ReadHandle, organizationId: string, userId: number): Promise<MemberRow | null> {
+  return findMember(db, organizationId, 'm.user_id', userId);
 }
 
 /**

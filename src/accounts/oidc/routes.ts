@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountsDeps } from '../deps.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { setSessionCookies } from '../auth/session-cookies.ts';
 import { SsoRefused, type SsoProvider } from './provider.ts';
 import { beginSignIn, completeSignIn, PENDING_SIGN_IN_TTL_MS } from './sign-in.ts';
@@ -10,8 +11,7 @@ import { beginSignIn, completeSignIn, PENDING_SIGN_IN_TTL_MS } from './sign-in.t
 export const OIDC_COOKIE = 'bellwether_oidc';
 const COOKIE_PATH = '/api/auth/oidc/';
 
-const tags = ['sessions'];
-const security = [{}];
+const route = routeOptions(['sessions']);
 const Redirect = Type.Null({ description: 'A redirect (`Location`).' });
 const Param = Type.Optional(Type.String({ maxLength: 4096 }));
 
@@ -30,16 +30,9 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
 
     app.get(
       '/api/auth/oidc/login',
-      {
-        config: { public: true },
-        schema: {
-          tags,
-          security,
-          summary: 'Single sign-on: redirects to the OpenID Connect provider',
-          description: 'At most 100 sign-ins started from one client address may be on their way at once (429 with `Retry-After`).',
-          response: { 302: Redirect },
-        },
-      },
+      route.open('Single sign-on: redirects to the OpenID Connect provider', {
+        description: 'At most 100 sign-ins started from one client address may be on their way at once (429 with `Retry-After`).', response: { 302: Redirect },
+      }),
       async (request, reply) => {
         const { url, verifier } = await beginSignIn(deps, provider, request.ip);
         reply.setCookie(OIDC_COOKIE, verifier, cookieAttributes(request, PENDING_SIGN_IN_TTL_MS / 1000));
@@ -49,20 +42,13 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
 
     app.get(
       '/api/auth/oidc/callback',
-      {
-        config: { public: true },
-        schema: {
-          tags,
-          security,
-          summary: "Single sign-on: the provider's redirect back; sets the session and CSRF cookies",
-          description:
-            'Signs the person in and redirects to the console (`/`), or to the sign-in page with `sso_error` ' +
-            '(`invalid_state`, `denied`, `provider_unavailable`, `rejected`, `invalid_token`, `email_unverified`, ' +
-            '`domain_not_allowed`, `no_organization`).',
-          querystring: Type.Object({ code: Param, state: Param, error: Param, error_description: Param, iss: Param }),
-          response: { 302: Redirect },
-        },
-      },
+      route.open("Single sign-on: the provider's redirect back; sets the session and CSRF cookies", {
+        description:
+          'Signs the person in and redirects to the console (`/`), or to the sign-in page with `sso_error` ' +
+          '(`invalid_state`, `denied`, `provider_unavailable`, `rejected`, `invalid_token`, `email_unverified`, ' +
+          '`domain_not_allowed`, `no_organization`).',
+        querystring: Type.Object({ code: Param, state: Param, error: Param, error_description: Param, iss: Param }), response: { 302: Redirect },
+      }),
       async (request, reply) => {
         const verifier = request.cookies[OIDC_COOKIE];
         reply.clearCookie(OIDC_COOKIE, cookieAttributes(request, 0));

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountsDeps } from '../deps.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { checkSameOrigin } from '../auth/csrf.ts';
 import { PASSWORD_MAX_LENGTH } from '../auth/password-rules.ts';
 import { setSessionCookies } from '../auth/session-cookies.ts';
@@ -10,7 +11,8 @@ import { EMAIL_MAX_LENGTH, LoginSuccess } from '../sessions/schemas.ts';
 import { publicBaseUrl } from '../sessions/settings.ts';
 import { completePasswordReset, makeResetLink, requestPasswordReset } from './service.ts';
 
-const security = [{}];
+const sessions = routeOptions(['sessions']);
+const platform = routeOptions(['platform']);
 
 /** "Forgot password?" (`/api/reset/`), its link's use, and reset links made by admins; see docs/accounts.md. */
 export function passwordResetRoutes(deps: AccountsDeps) {
@@ -19,19 +21,13 @@ export function passwordResetRoutes(deps: AccountsDeps) {
 
     app.post(
       '/api/reset',
-      {
-        config: { public: true },
-        schema: {
-          tags: ['sessions'],
-          security,
-          summary: 'Forgot password: mails a single-use reset link (valid 1 hour) when the address has an account',
-          description:
-            'The same 204 whether the address has an account or not. Throttled like sign-in (429 with `Retry-After`). ' +
-            'Without SMTP: 400 `email_not_configured` (an admin makes a reset link instead).',
-          body: Type.Object({ email: Type.String({ maxLength: EMAIL_MAX_LENGTH }) }),
-          response: { 204: Type.Null({ description: 'Sent, if the address has an account.' }) },
-        },
-      },
+      sessions.open('Forgot password: mails a single-use reset link (valid 1 hour) when the address has an account', {
+        description:
+          'The same 204 whether the address has an account or not. Throttled like sign-in (429 with `Retry-After`). ' +
+          'Without SMTP: 400 `email_not_configured` (an admin makes a reset link instead).',
+        body: Type.Object({ email: Type.String({ maxLength: EMAIL_MAX_LENGTH }) }),
+        response: { 204: Type.Null({ description: 'Sent, if the address has an account.' }) },
+      }),
       async (request, reply) => {
         checkSameOrigin(request, deps.accounts.siteUrl);
         await requestPasswordReset(deps, request.body.email, request.ip, publicBaseUrl(request, deps.accounts.siteUrl));
@@ -41,19 +37,13 @@ export function passwordResetRoutes(deps: AccountsDeps) {
 
     app.post(
       '/api/reset/complete',
-      {
-        config: { public: true },
-        schema: {
-          tags: ['sessions'],
-          security,
-          summary: "Sets a new password with a reset link's token: ends every session of the person and signs this browser in",
-          body: Type.Object({
-            token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the reset link (after `#token=`).' }),
-            password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
-          }),
-          response: { 200: LoginSuccess },
-        },
-      },
+      sessions.open("Sets a new password with a reset link's token: ends every session of the person and signs this browser in", {
+        body: Type.Object({
+          token: Type.String({ minLength: 1, maxLength: 200, description: 'The token of the reset link (after `#token=`).' }),
+          password: Type.String({ maxLength: PASSWORD_MAX_LENGTH }),
+        }),
+        response: { 200: LoginSuccess },
+      }),
       async (request, reply) => {
         checkSameOrigin(request, deps.accounts.siteUrl);
         const session = await completePasswordReset(deps, request.body.token, request.body.password);
@@ -64,17 +54,11 @@ export function passwordResetRoutes(deps: AccountsDeps) {
 
     app.post(
       '/api/organizations/:organization_id/members/:user_uuid/password_reset_link',
-      {
-        config: { scope: 'organization_member:write' },
-        schema: {
-          tags: ['platform'],
-          summary: "Make a single-use password reset link (1 hour) for a member, to hand over (admins and owners; not for someone above them)",
-          params: MemberParams,
-          response: {
-            201: Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) }),
-          },
-        },
-      },
+      platform.scoped(
+        'organization_member:write',
+        'Make a single-use password reset link (1 hour) for a member, to hand over (admins and owners; not for someone above them)',
+        { params: MemberParams, response: { 201: Type.Object({ url: Type.String(), expires_at: Type.String({ format: 'date-time' }) }) } },
+      ),
       async (request, reply) => {
         const link = await makeResetLink(
           deps,

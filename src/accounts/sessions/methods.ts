@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountsDeps } from '../deps.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 
 export const LoginMethods = Type.Object({
   sso: Type.Union(
@@ -18,21 +19,15 @@ export const LoginMethods = Type.Object({
   password_reset_by_email: Type.Boolean({ description: 'SMTP is configured: "forgot password" mails a reset link.' }),
 });
 
+const route = routeOptions(['sessions']);
+
 /** What the sign-in page offers: public, it tells nothing about accounts. */
 export function loginMethodRoutes(deps: AccountsDeps) {
   return async function register(instance: FastifyInstance): Promise<void> {
     const app = instance.withTypeProvider<TypeBoxTypeProvider>();
     app.get(
       '/api/login/methods',
-      {
-        config: { public: true },
-        schema: {
-          tags: ['sessions'],
-          security: [{}],
-          summary: 'How people can sign in here: single sign-on, password reset by e-mail',
-          response: { 200: LoginMethods },
-        },
-      },
+      route.open('How people can sign in here: single sign-on, password reset by e-mail', { response: { 200: LoginMethods } }),
       async () => {
         const sso = deps.accounts.sso;
         return {

@@ -4,6 +4,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { listPage } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { itemActivityRoute, projectActivityRoute } from '../../accounts/activity/routes.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { DEFINITION_ACTIVITY_SCOPE } from './activity.ts';
@@ -24,7 +25,7 @@ import {
 import { createDefinition, definitionMetrics, definitionVolume, deleteDefinitionById, getDefinition, getDefinitionByName, updateDefinitionById } from './service.ts';
 import { listDefinitions } from './store.ts';
 
-const tags = ['event_definitions'];
+const route = routeOptions(['event_definitions']);
 
 /** /api/projects/:project_id/event_definitions */
 export function eventDefinitionRoutes(deps: Kernel) {
@@ -36,11 +37,11 @@ export function eventDefinitionRoutes(deps: Kernel) {
       '/:id/activity': ['GET'], '/by_name': ['GET'],
     });
 
-    projectActivityRoute(root, pool, { scope: DEFINITION_ACTIVITY_SCOPE, tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams });
+    projectActivityRoute(root, pool, { scope: DEFINITION_ACTIVITY_SCOPE, tags: route.tags, summary: 'Activity of every event definition in the project, newest first', params: ProjectParams });
 
     itemActivityRoute(root, pool, {
       scope: DEFINITION_ACTIVITY_SCOPE,
-      tags,
+      tags: route.tags,
       summary: 'Activity of one event definition',
       params: DefinitionParams,
       itemOf: async (request) => {
@@ -51,33 +52,19 @@ export function eventDefinitionRoutes(deps: Kernel) {
 
     app.get(
       '/:id/volume',
-      {
-        config: { scope: 'event_definition:read' },
-        schema: {
-          tags,
-          summary: 'Events of this name per UTC day (Bellwether; the console draws it). PostHog has no such endpoint.',
-          params: DefinitionParams,
-          querystring: VolumeQuery,
-          response: { 200: DefinitionVolume },
-        },
-      },
+      route.scoped('event_definition:read', 'Events of this name per UTC day (Bellwether; the console draws it). PostHog has no such endpoint.', {
+        params: DefinitionParams, querystring: VolumeQuery, response: { 200: DefinitionVolume },
+      }),
       async (request) => definitionVolume(pool, request.project.id, request.params.id, request.query.days ?? 30),
     );
 
     app.get(
       '/',
-      {
-        config: { scope: 'event_definition:read' },
-        schema: {
-          tags,
-          summary: 'List event definitions',
-          description:
-            'Default order: `last_seen_at::date DESC NULLS LAST, name ASC` (byte-wise). `search` terms are ANDed and matched literally (`%` and `_` are not wildcards).',
-          params: ProjectParams,
-          querystring: DefinitionListQuery,
-          response: { 200: EventDefinitionList },
-        },
-      },
+      route.scoped('event_definition:read', 'List event definitions', {
+        description:
+          'Default order: `last_seen_at::date DESC NULLS LAST, name ASC` (byte-wise). `search` terms are ANDed and matched literally (`%` and `_` are not wildcards).',
+        params: ProjectParams, querystring: DefinitionListQuery, response: { 200: EventDefinitionList },
+      }),
       async (request) => {
         const filter = decodeDefinitionListQuery(request.query);
         return listPage(request, request.query, (page) => listDefinitions(pool, request.project.id, filter, page), presentDefinition);
@@ -86,16 +73,9 @@ export function eventDefinitionRoutes(deps: Kernel) {
 
     app.post(
       '/',
-      {
-        config: { scope: 'event_definition:write' },
-        schema: {
-          tags,
-          summary: 'Create an event definition: 201 with no body and a Location header',
-          params: ProjectParams,
-          body: CreateDefinitionBody,
-          response: { 201: NoBody("No body; `Location` holds the new definition's URL.") },
-        },
-      },
+      route.scoped('event_definition:write', 'Create an event definition: 201 with no body and a Location header', {
+        params: ProjectParams, body: CreateDefinitionBody, response: { 201: NoBody("No body; `Location` holds the new definition's URL.") },
+      }),
       async (request, reply) => {
         const id = await createDefinition(units, request.project, request.principal.user.id, request.body);
         const location = `${request.protocol}://${request.host}/api/projects/${request.project.id}/event_definitions/${id}/`;
@@ -105,25 +85,17 @@ export function eventDefinitionRoutes(deps: Kernel) {
 
     app.get(
       '/by_name',
-      {
-        config: { scope: 'event_definition:read' },
-        schema: {
-          tags,
-          summary: 'Retrieve the event definition with exactly this name',
-          params: ProjectParams,
-          querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 400, description: 'the exact event name (required)' })) }),
-          response: { 200: EventDefinition },
-        },
-      },
+      route.scoped('event_definition:read', 'Retrieve the event definition with exactly this name', {
+        params: ProjectParams,
+        querystring: Type.Object({ name: Type.Optional(Type.String({ maxLength: 400, description: 'the exact event name (required)' })) }),
+        response: { 200: EventDefinition },
+      }),
       async (request) => getDefinitionByName(pool, request.project.id, request.query.name),
     );
 
     app.get(
       '/:id',
-      {
-        config: { scope: 'event_definition:read' },
-        schema: { tags, summary: 'Retrieve an event definition', params: DefinitionParams, response: { 200: EventDefinition } },
-      },
+      route.scoped('event_definition:read', 'Retrieve an event definition', { params: DefinitionParams, response: { 200: EventDefinition } }),
       async (request) => getDefinition(pool, request.project.id, request.params.id),
     );
 
@@ -131,28 +103,19 @@ export function eventDefinitionRoutes(deps: Kernel) {
     for (const method of ['PATCH', 'PUT'] as const) app.route({
       method,
       url: '/:id',
-      config: { scope: 'event_definition:write' },
-      schema: {
-        tags,
-        summary: method === 'PATCH' ? 'Update an event definition (name is read-only)' : 'Update an event definition in full (DRF): fields left out keep their values',
-        params: DefinitionParams,
-        body: UpdateDefinitionBody,
-        response: { 200: EventDefinition },
-      },
+      ...route.scoped(
+        'event_definition:write',
+        method === 'PATCH' ? 'Update an event definition (name is read-only)' : 'Update an event definition in full (DRF): fields left out keep their values',
+        { params: DefinitionParams, body: UpdateDefinitionBody, response: { 200: EventDefinition } },
+      ),
       handler: async (request) => updateDefinitionById(units, request.project, request.params.id, request.principal.user.id, request.body),
     });
 
     app.delete(
       '/:id',
-      {
-        config: { scope: 'event_definition:write' },
-        schema: {
-          tags,
-          summary: 'Delete an event definition (hard delete; ingestion recreates it when the event arrives again)',
-          params: DefinitionParams,
-          response: { 204: NoBody('Deleted.') },
-        },
-      },
+      route.scoped('event_definition:write', 'Delete an event definition (hard delete; ingestion recreates it when the event arrives again)', {
+        params: DefinitionParams, response: { 204: NoBody('Deleted.') },
+      }),
       async (request, reply) => {
         await deleteDefinitionById(units, request.project.id, request.params.id, request.principal.user.id);
         return reply.code(204).send();
@@ -161,15 +124,9 @@ export function eventDefinitionRoutes(deps: Kernel) {
 
     app.get(
       '/:id/metrics',
-      {
-        config: { scope: 'event_definition:read' },
-        schema: {
-          tags,
-          summary: 'Usage figures of an event definition, from the stored events',
-          params: DefinitionParams,
-          response: { 200: DefinitionMetrics },
-        },
-      },
+      route.scoped('event_definition:read', 'Usage figures of an event definition, from the stored events', {
+        params: DefinitionParams, response: { 200: DefinitionMetrics },
+      }),
       async (request) => definitionMetrics(pool, request.project.id, request.params.id),
     );
   };

@@ -4,11 +4,12 @@ import type { Kernel } from '../../kernel/deps.ts';
 import { orNotFound } from '../../kernel/errors.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { isoUtc } from '../../kernel/time.ts';
 import { findGroup, listGroups, listGroupTypes, type GroupRow } from './read-model.ts';
 import { Group, GroupFindQuery, GroupList, GroupListQuery, GroupTypeList, ProjectParams } from './schemas.ts';
 
-const tags = ['groups'];
+const route = routeOptions(['groups']);
 
 function presentGroup(row: GroupRow): Group {
   return {
@@ -30,25 +31,15 @@ export function groupRoutes(deps: Kernel) {
 
     app.get(
       '/groups_types',
-      {
-        config: { scope: 'group:read' },
-        schema: { tags, summary: "The project's group types, by index", params: ProjectParams, response: { 200: GroupTypeList } },
-      },
+      route.scoped('group:read', "The project's group types, by index", { params: ProjectParams, response: { 200: GroupTypeList } }),
       async (request) => listGroupTypes(deps.pool, request.project.id),
     );
 
     app.get(
       '/groups',
-      {
-        config: { scope: 'group:read' },
-        schema: {
-          tags,
-          summary: 'List the groups of one type, newest first',
-          params: ProjectParams,
-          querystring: GroupListQuery,
-          response: { 200: GroupList },
-        },
-      },
+      route.scoped('group:read', 'List the groups of one type, newest first', {
+        params: ProjectParams, querystring: GroupListQuery, response: { 200: GroupList },
+      }),
       async (request) => {
         const page = pageOf(request.query);
         const search = request.query.search?.trim() || undefined;
@@ -59,16 +50,7 @@ export function groupRoutes(deps: Kernel) {
 
     app.get(
       '/groups/find',
-      {
-        config: { scope: 'group:read' },
-        schema: {
-          tags,
-          summary: 'Retrieve one group by type index and key',
-          params: ProjectParams,
-          querystring: GroupFindQuery,
-          response: { 200: Group },
-        },
-      },
+      route.scoped('group:read', 'Retrieve one group by type index and key', { params: ProjectParams, querystring: GroupFindQuery, response: { 200: Group } }),
       async (request) => {
         return presentGroup(orNotFound(await findGroup(deps.pool, request.project.id, request.query.group_type_index, request.query.group_key)));
       },

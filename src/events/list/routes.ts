@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/deps.ts';
 import { withBoundedRead } from '../../db/bounded-read.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { parseEventListArgs } from './args.ts';
 import { listEvents, type EventRow } from './read-model.ts';
@@ -11,6 +12,7 @@ import { EventListQuery, EventListResponse, ProjectParams } from './schemas.ts';
 
 /** A page waits at most this long for the database (a rare property filter reads many events). */
 const LIST_TIMEOUT_MS = 10_000;
+const route = routeOptions(['events']);
 
 function presentEvent(row: EventRow) {
   const chain = row.properties.$elements_chain;
@@ -43,19 +45,12 @@ export function eventListRoutes(deps: Kernel) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'query:read' },
-        schema: {
-          tags: ['events'],
-          summary: "List the project's events, newest first (PostHog's events list)",
-          description:
-            '`next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` ' +
-            'so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.',
-          params: ProjectParams,
-          querystring: EventListQuery,
-          response: { 200: EventListResponse },
-        },
-      },
+      route.scoped('query:read', "List the project's events, newest first (PostHog's events list)", {
+        description:
+          '`next` is this URL with `before` (or `after` in ascending order) set to the last event of the page, plus `before_uuid`/`after_uuid` ' +
+          'so that events sharing that timestamp are neither repeated nor skipped. Events more than 5 seconds in the future are left out.',
+        params: ProjectParams, querystring: EventListQuery, response: { 200: EventListResponse },
+      }),
       async (request, reply) => {
         const args = parseEventListArgs(request.query, new Date());
         const rows = await withBoundedRead(deps.pool, LIST_TIMEOUT_MS, (client) => listEvents(client, request.project.id, args, args.limit + 1), {

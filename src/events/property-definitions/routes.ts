@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { listPage } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import { decodePropertyListQuery } from './list-query.ts';
 import { presentProperty } from './present.ts';
@@ -17,7 +18,7 @@ import {
 import { deletePropertyById, getProperty, updatePropertyById } from './service.ts';
 import { listProperties } from './store.ts';
 
-const tags = ['property_definitions'];
+const route = routeOptions(['property_definitions']);
 
 /** /api/projects/:project_id/property_definitions */
 export function propertyDefinitionRoutes(deps: Kernel) {
@@ -28,18 +29,11 @@ export function propertyDefinitionRoutes(deps: Kernel) {
 
     app.get(
       '/',
-      {
-        config: { scope: 'property_definition:read' },
-        schema: {
-          tags,
-          summary: 'List property definitions (event properties unless `type` says person or group)',
-          description:
-            'Ordered by name (byte-wise); with `event_names`, properties seen with those events come first. `search` terms are ANDed and matched literally.',
-          params: ProjectParams,
-          querystring: PropertyDefinitionListQuery,
-          response: { 200: PropertyDefinitionList },
-        },
-      },
+      route.scoped('property_definition:read', 'List property definitions (event properties unless `type` says person or group)', {
+        description:
+          'Ordered by name (byte-wise); with `event_names`, properties seen with those events come first. `search` terms are ANDed and matched literally.',
+        params: ProjectParams, querystring: PropertyDefinitionListQuery, response: { 200: PropertyDefinitionList },
+      }),
       async (request) => {
         const filter = decodePropertyListQuery(request.query);
         return listPage(request, request.query, (page) => listProperties(pool, request.project.id, filter, page), presentProperty);
@@ -48,34 +42,21 @@ export function propertyDefinitionRoutes(deps: Kernel) {
 
     app.get(
       '/:id',
-      {
-        config: { scope: 'property_definition:read' },
-        schema: { tags, summary: 'Retrieve a property definition', params: PropertyDefinitionParams, response: { 200: PropertyDefinition } },
-      },
+      route.scoped('property_definition:read', 'Retrieve a property definition', { params: PropertyDefinitionParams, response: { 200: PropertyDefinition } }),
       async (request) => getProperty(pool, request.project.id, request.params.id),
     );
 
     app.patch(
       '/:id',
-      {
-        config: { scope: 'property_definition:write' },
-        schema: {
-          tags,
-          summary: 'Update a property definition (description, tags, property_type, verified, hidden)',
-          params: PropertyDefinitionParams,
-          body: UpdatePropertyDefinitionBody,
-          response: { 200: PropertyDefinition },
-        },
-      },
+      route.scoped('property_definition:write', 'Update a property definition (description, tags, property_type, verified, hidden)', {
+        params: PropertyDefinitionParams, body: UpdatePropertyDefinitionBody, response: { 200: PropertyDefinition },
+      }),
       async (request) => updatePropertyById(units, request.project.id, request.params.id, request.principal.user.id, request.body),
     );
 
     app.delete(
       '/:id',
-      {
-        config: { scope: 'property_definition:write' },
-        schema: { tags, summary: 'Delete a property definition', params: PropertyDefinitionParams, response: { 204: NoBody('Deleted.') } },
-      },
+      route.scoped('property_definition:write', 'Delete a property definition', { params: PropertyDefinitionParams, response: { 204: NoBody('Deleted.') } }),
       async (request, reply) => {
         await deletePropertyById(units, request.project.id, request.params.id, request.principal.user.id);
         return reply.code(204).send();

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
 import { listPage, pageOf, paginated } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { NoBody } from '../taxonomy/http.ts';
 import {
   CreateEventSchemaBody,
@@ -29,8 +30,8 @@ import {
 } from './service.ts';
 import { listEventSchemas, listGroups } from './store.ts';
 
-const groupTags = ['schema_property_groups'];
-const schemaTags = ['event_schemas'];
+const groupRoute = routeOptions(['schema_property_groups']);
+const schemaRoute = routeOptions(['event_schemas']);
 const GROUPS = '/schema_property_groups';
 const SCHEMAS = '/event_schemas';
 
@@ -49,16 +50,9 @@ export function schemaRoutes(deps: Kernel) {
 
     app.get(
       GROUPS,
-      {
-        config: { scope: 'event_definition:read' },
-        schema: {
-          tags: groupTags,
-          summary: 'List schema property groups (by name)',
-          params: ProjectParams,
-          querystring: GroupListQuery,
-          response: { 200: PropertyGroupList },
-        },
-      },
+      groupRoute.scoped('event_definition:read', 'List schema property groups (by name)', {
+        params: ProjectParams, querystring: GroupListQuery, response: { 200: PropertyGroupList },
+      }),
       async (request) => {
         return listPage(request, request.query, (page) => listGroups(pool, request.project.id, page));
       },
@@ -66,49 +60,31 @@ export function schemaRoutes(deps: Kernel) {
 
     app.post(
       GROUPS,
-      {
-        config: { scope: 'event_definition:write' },
-        schema: {
-          tags: groupTags,
-          summary: 'Create a schema property group with its properties',
-          params: ProjectParams,
-          body: CreateGroupBody,
-          response: { 201: PropertyGroup },
-        },
-      },
+      groupRoute.scoped('event_definition:write', 'Create a schema property group with its properties', {
+        params: ProjectParams, body: CreateGroupBody, response: { 201: PropertyGroup },
+      }),
       async (request, reply) => reply.code(201).send(await createGroup(units, request.project.id, request.principal.user.id, request.body)),
     );
 
     app.get(
       `${GROUPS}/:id`,
-      {
-        config: { scope: 'event_definition:read' },
-        schema: { tags: groupTags, summary: 'Retrieve a schema property group', params: ItemParams, response: { 200: PropertyGroup } },
-      },
+      groupRoute.scoped('event_definition:read', 'Retrieve a schema property group', { params: ItemParams, response: { 200: PropertyGroup } }),
       async (request) => getGroup(pool, request.project.id, request.params.id),
     );
 
     app.patch(
       `${GROUPS}/:id`,
-      {
-        config: { scope: 'event_definition:write' },
-        schema: {
-          tags: groupTags,
-          summary: 'Update a schema property group; `properties`, when sent, is the complete list',
-          params: ItemParams,
-          body: UpdateGroupBody,
-          response: { 200: PropertyGroup },
-        },
-      },
+      groupRoute.scoped('event_definition:write', 'Update a schema property group; `properties`, when sent, is the complete list', {
+        params: ItemParams, body: UpdateGroupBody, response: { 200: PropertyGroup },
+      }),
       async (request) => updateGroupById(units, request.project.id, request.params.id, request.body),
     );
 
     app.delete(
       `${GROUPS}/:id`,
-      {
-        config: { scope: 'event_definition:write' },
-        schema: { tags: groupTags, summary: 'Delete a schema property group (and its links to events)', params: ItemParams, response: { 204: NoBody('Deleted.') } },
-      },
+      groupRoute.scoped('event_definition:write', 'Delete a schema property group (and its links to events)', {
+        params: ItemParams, response: { 204: NoBody('Deleted.') },
+      }),
       async (request, reply) => {
         await deleteGroupById(units, request.project.id, request.params.id);
         return reply.code(204).send();
@@ -117,16 +93,9 @@ export function schemaRoutes(deps: Kernel) {
 
     app.get(
       SCHEMAS,
-      {
-        config: { scope: 'event_definition:read' },
-        schema: {
-          tags: schemaTags,
-          summary: 'List event schemas (links of event definitions to property groups)',
-          params: ProjectParams,
-          querystring: EventSchemaListQuery,
-          response: { 200: EventSchemaList },
-        },
-      },
+      schemaRoute.scoped('event_definition:read', 'List event schemas (links of event definitions to property groups)', {
+        params: ProjectParams, querystring: EventSchemaListQuery, response: { 200: EventSchemaList },
+      }),
       async (request) => {
         const page = pageOf(request.query);
         const definition = eventDefinitionFilter(request.query.event_definition);
@@ -137,34 +106,23 @@ export function schemaRoutes(deps: Kernel) {
 
     app.post(
       SCHEMAS,
-      {
-        config: { scope: 'event_definition:write' },
-        schema: {
-          tags: schemaTags,
-          summary: 'Add a property group to an event definition',
-          params: ProjectParams,
-          body: CreateEventSchemaBody,
-          response: { 201: EventSchema },
-        },
-      },
+      schemaRoute.scoped('event_definition:write', 'Add a property group to an event definition', {
+        params: ProjectParams, body: CreateEventSchemaBody, response: { 201: EventSchema },
+      }),
       async (request, reply) => reply.code(201).send(await createEventSchema(units, request.project.id, request.body)),
     );
 
     app.get(
       `${SCHEMAS}/:id`,
-      {
-        config: { scope: 'event_definition:read' },
-        schema: { tags: schemaTags, summary: 'Retrieve an event schema', params: ItemParams, response: { 200: EventSchema } },
-      },
+      schemaRoute.scoped('event_definition:read', 'Retrieve an event schema', { params: ItemParams, response: { 200: EventSchema } }),
       async (request) => getEventSchema(pool, request.project.id, request.params.id),
     );
 
     app.delete(
       `${SCHEMAS}/:id`,
-      {
-        config: { scope: 'event_definition:write' },
-        schema: { tags: schemaTags, summary: 'Remove a property group from an event definition', params: ItemParams, response: { 204: NoBody('Deleted.') } },
-      },
+      schemaRoute.scoped('event_definition:write', 'Remove a property group from an event definition', {
+        params: ItemParams, response: { 204: NoBody('Deleted.') },
+      }),
       async (request, reply) => {
         await deleteEventSchemaById(units, request.project.id, request.params.id);
         return reply.code(204).send();

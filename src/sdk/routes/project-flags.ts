@@ -6,6 +6,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { refuseOtherMethods } from '../../kernel/http/method-not-allowed.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { requiredField, validationError } from '../../kernel/errors.ts';
 import { minimalFlag } from '../definitions.ts';
@@ -26,7 +27,7 @@ import { parseFlagId } from '../../flags/routes.ts';
 import { notFound } from '../../kernel/errors.ts';
 import { Type } from 'typebox';
 
-const TAGS = ['feature_flags'];
+const route = routeOptions(['feature_flags']);
 /** Under the project's `/feature_flags` (kernel/http/project-scope.ts). */
 const EVALUATION_REASONS = '/evaluation_reasons';
 const MY_FLAGS = '/my_flags';
@@ -48,19 +49,12 @@ export function projectFlagRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     app.get(
       EVALUATION_REASONS,
-      {
-        config: { scope: 'feature_flag:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'How every flag evaluates for one person',
-          description:
-            'Answers `{key: {value, evaluation: {reason, condition_index}}}` for every live flag, evaluated with the stored ' +
-            'person and group properties; disabled flags have value false and reason `disabled`.',
-          params: ProjectParams,
-          querystring: EvaluationReasonsQuery,
-          response: { 200: EvaluationReasonsResponse },
-        },
-      },
+      route.scoped('feature_flag:read', 'How every flag evaluates for one person', {
+        description:
+          'Answers `{key: {value, evaluation: {reason, condition_index}}}` for every live flag, evaluated with the stored ' +
+          'person and group properties; disabled flags have value false and reason `disabled`.',
+        params: ProjectParams, querystring: EvaluationReasonsQuery, response: { 200: EvaluationReasonsResponse },
+      }),
       async (request, reply) => {
         const query = request.query as { distinct_id?: string; groups?: string };
         const distinctId = typeof query.distinct_id === 'string' ? query.distinct_id : '';
@@ -81,18 +75,12 @@ export function projectFlagRoutes(deps: SdkDeps) {
 
     app.get(
       MY_FLAGS,
-      {
-        config: { scope: 'feature_flag:read' },
-        schema: {
-          tags: TAGS,
-          summary: "Every flag's value for the key's owner",
-          description:
-            "Evaluates every live flag for the distinct id of the user the key belongs to (stored person properties): " +
-            '`[{feature_flag: <minimal flag>, value}]`, newest first.',
-          params: ProjectParams,
-          querystring: MyFlagsQuery,
-        },
-      },
+      route.scoped('feature_flag:read', "Every flag's value for the key's owner", {
+        description:
+          "Evaluates every live flag for the distinct id of the user the key belongs to (stored person properties): " +
+          '`[{feature_flag: <minimal flag>, value}]`, newest first.',
+        params: ProjectParams, querystring: MyFlagsQuery,
+      }),
       async (request, reply) => {
         const groups = groupsParam((request.query as { groups?: string }).groups);
         const view = await deps.cache.currentView(request.project.id);
@@ -106,16 +94,9 @@ export function projectFlagRoutes(deps: SdkDeps) {
 
     app.post(
       TEST_EVALUATION,
-      {
-        config: { scope: 'feature_flag:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'How this flag evaluates for one person now (by distinct_id or person_id)',
-          params: Type.Object({ project_id: Type.String(), id: Type.String() }),
-          body: TestEvaluationBody,
-          response: { 200: TestEvaluationResponse },
-        },
-      },
+      route.scoped('feature_flag:read', 'How this flag evaluates for one person now (by distinct_id or person_id)', {
+        params: Type.Object({ project_id: Type.String(), id: Type.String() }), body: TestEvaluationBody, response: { 200: TestEvaluationResponse },
+      }),
       async (request) => {
         const flagId = parseFlagId((request.params as { id: string }).id);
         const view = await deps.cache.currentView(request.project.id);

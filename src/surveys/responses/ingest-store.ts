@@ -25,6 +25,33 @@ export async function lockSurveys(db: WriteTx, keys: readonly bigint[]): Promise
   await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
 }
 
+/** A rollup table of one project: the columns that key a row, and the values a batch merges into it. */
+interface Rollup {
+  table: string;
+  keys: readonly string[];
+  values: readonly string[];
+}
+
+const SUBMISSIONS: Rollup = { table: 'survey_submissions', keys: ['survey_id', 'submission_key'], values: ['events', 'latest_at', 'latest_uuid', 'latest_person'] };
+const PERSONS: Rollup = { table: 'survey_persons', keys: ['survey_id', 'person_id'], values: ['shown', 'dismissed', 'sent', 'responses'] };
+
+/** The rollup row (as `o`) that the batch row aliased `batch` merges with, read by its key: one lookup per batch row. */
+function oldRow({ table, keys }: Rollup, batch: string): string {
+  const matches = keys.map((key) => `x.${key} = ${batch}.${key}`).join(' AND ');
+  return `LEFT JOIN LATERAL (SELECT * FROM ${table} x WHERE x.project_id = $1 AND ${matches} LIMIT 1) o ON true`;
+}
+
+/** The merged rows of `merged` written over their rollup rows. */
+function writtenBack({ table, keys, values }: Rollup, merged: string): string {
+  const columns = [...keys, ...values].join(', ');
+  return `
+  INSERT INTO ${table} (project_id, ${columns})
+  SELECT $1, ${columns} FROM ${merged}
+  ON CONFLICT (project_id, ${keys.join(', ')}) DO UPDATE
+     SET ${values.map((value) => `${value} = EXCLUDED.${value}`).join(', ')}
+`;
+}
+
 /**
  * One statement: the events (already in `events`, read back through survey_events_source) become
  * survey_events rows, and each rollup row they touch is read, merged with the batch and written
@@ -64,17 +91,9 @@ merged_submissions AS (
          CASE WHEN o.survey_id IS NULL OR (b.timestamp, b.uuid) > (o.latest_at, o.latest_uuid) THEN b.uuid ELSE o.latest_uuid END AS latest_uuid,
          CASE WHEN o.survey_id IS NULL OR (b.timestamp, b.uuid) > (o.latest_at, o.latest_uuid) THEN b.person_id ELSE o.latest_person END AS latest_person
     FROM batch_submissions b
-    LEFT JOIN LATERAL (SELECT * FROM survey_submissions x
-                        WHERE x.project_id = $1 AND x.survey_id = b.survey_id AND x.submission_key = b.submission_key
-                        LIMIT 1) o ON true
+    ${oldRow(SUBMISSIONS, 'b')}
 ),
-written_submissions AS (
-  INSERT INTO survey_submissions (project_id, survey_id, submission_key, events, latest_at, latest_uuid, latest_person)
-  SELECT $1, survey_id, submission_key, events, latest_at, latest_uuid, latest_person FROM merged_submissions
-  ON CONFLICT (project_id, survey_id, submission_key) DO UPDATE
-     SET events = EXCLUDED.events, latest_at = EXCLUDED.latest_at,
-         latest_uuid = EXCLUDED.latest_uuid, latest_person = EXCLUDED.latest_person
-),
+written_submissions AS (${writtenBack(SUBMISSIONS, 'merged_submissions')}),
 person_deltas AS (
   SELECT survey_id, person_id, sum(shown)::int AS shown, sum(dismissed)::int AS dismissed, sum(sent)::int AS sent,
          sum(responses)::int AS responses
@@ -94,16 +113,9 @@ merged_persons AS (
          coalesce(o.shown, 0) + d.shown AS shown, coalesce(o.dismissed, 0) + d.dismissed AS dismissed,
          coalesce(o.sent, 0) + d.sent AS sent, coalesce(o.responses, 0) + d.responses AS responses
     FROM person_deltas d
-    LEFT JOIN LATERAL (SELECT * FROM survey_persons x
-                        WHERE x.project_id = $1 AND x.survey_id = d.survey_id AND x.person_id = d.person_id
-                        LIMIT 1) o ON true
+    ${oldRow(PERSONS, 'd')}
 ),
-written_persons AS (
-  INSERT INTO survey_persons (project_id, survey_id, person_id, shown, dismissed, sent, responses)
-  SELECT $1, survey_id, person_id, shown, dismissed, sent, responses FROM merged_persons
-  ON CONFLICT (project_id, survey_id, person_id) DO UPDATE
-     SET shown = EXCLUDED.shown, dismissed = EXCLUDED.dismissed, sent = EXCLUDED.sent, responses = EXCLUDED.responses
-),
+written_persons AS (${writtenBack(PERSONS, 'merged_persons')}),
 survey_deltas AS (
   SELECT survey_id, sum(shown_events)::int AS shown_events, sum(shown_persons)::int AS shown_persons,
          sum(dismissed_events)::int AS dismissed_events, sum(dismissed_persons)::int AS dismissed_persons,

@@ -4,6 +4,7 @@ import type { Kernel } from '../../kernel/deps.ts';
 import { wantsCsv } from '../../kernel/http/csv-format.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
 import { requestUrlWith } from '../../kernel/http/pagination.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { sendJson } from '../../kernel/http/send-json.ts';
 import { ProjectParams } from '../schemas.ts';
 import { archivedResponseUuids, setResponseArchived } from './archive.ts';
@@ -30,7 +31,7 @@ import type { StatsBody } from './present.ts';
 import { StatsCache } from './stats-cache.ts';
 import { globalStats, RESPONSE_READS, surveyStats, type StatsArgs } from './stats.ts';
 
-const TAGS = ['surveys'];
+const route = routeOptions(['surveys']);
 
 const ARGS_NOTE =
   'Arguments are read from the query string, and from a JSON body when one is sent (a key in the body wins).';
@@ -53,43 +54,31 @@ export function surveyResponseRoutes(deps: Kernel) {
 
     app.get(
       '/:id/archived-response-uuids',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: "The uuids of the survey's archived responses (a bare list, unordered)",
-          params: SurveyIdParams,
-          response: { 200: ArchivedUuidsResponse },
-        },
-      },
+      route.scoped('survey:read', "The uuids of the survey's archived responses (a bare list, unordered)", {
+        params: SurveyIdParams, response: { 200: ArchivedUuidsResponse },
+      }),
       async (request) => archivedResponseUuids(pool, request.project.id, request.params.id),
     );
 
     app.get(
       '/:id/responses',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: "The survey's responses, newest first, by cursor; `?format=csv` streams them all as CSV",
-          description:
-            'A response is the latest `survey sent` event of its submission inside the window (the dates given, clamped to the survey start, or creation, and end). ' +
-            'Pages follow `next`/`previous` (a cursor on timestamp and uuid: stable while responses arrive). ' +
-            'CSV (`format=csv` or `Accept: text/csv`): one row per response of the whole window, one column per question (its text as the header; multiple choice joined with ", "), ' +
-            "cells starting with =, +, -, @, a tab or CR prefixed with ' (formula guard); `limit` and `cursor` do not apply.",
-          params: SurveyIdParams,
-          querystring: ResponseListQuery,
-          response: {
-            200: {
-              description: 'A page of responses (JSON) or the CSV file',
-              content: {
-                'application/json': { schema: ResponseListResponse },
-                'text/csv': { schema: { type: 'string' } },
-              },
+      route.scoped('survey:read', "The survey's responses, newest first, by cursor; `?format=csv` streams them all as CSV", {
+        description:
+          'A response is the latest `survey sent` event of its submission inside the window (the dates given, clamped to the survey start, or creation, and end). ' +
+          'Pages follow `next`/`previous` (a cursor on timestamp and uuid: stable while responses arrive). ' +
+          'CSV (`format=csv` or `Accept: text/csv`): one row per response of the whole window, one column per question (its text as the header; multiple choice joined with ", "), ' +
+          "cells starting with =, +, -, @, a tab or CR prefixed with ' (formula guard); `limit` and `cursor` do not apply.",
+        params: SurveyIdParams, querystring: ResponseListQuery,
+        response: {
+          200: {
+            description: 'A page of responses (JSON) or the CSV file',
+            content: {
+              'application/json': { schema: ResponseListResponse },
+              'text/csv': { schema: { type: 'string' } },
             },
           },
         },
-      },
+      }),
       async (request, reply) => {
         const target = { projectId: request.project.id, rawSurveyId: request.params.id };
         if (wantsCsv(request.query.format, request.headers.accept)) {
@@ -112,16 +101,11 @@ export function surveyResponseRoutes(deps: Kernel) {
     ] as const) {
       app.post(
         `/:id/responses/:response_uuid/${action}`,
-        {
-          config: { scope: 'survey:write' },
-          schema: {
-            tags: TAGS,
-            summary: archived ? 'Archive one response (idempotent)' : 'Unarchive one response (idempotent)',
-            description: 'A malformed response_uuid is a 400 (attr response_uuid). Any body is ignored.',
-            params: ResponseParams,
-            response: { 200: ArchiveResponse },
-          },
-        },
+        route.scoped('survey:write', archived ? 'Archive one response (idempotent)' : 'Unarchive one response (idempotent)', {
+          description: 'A malformed response_uuid is a 400 (attr response_uuid). Any body is ignored.',
+          params: ResponseParams,
+          response: { 200: ArchiveResponse },
+        }),
         async (request) =>
           setResponseArchived(
             units,
@@ -138,17 +122,9 @@ export function surveyResponseRoutes(deps: Kernel) {
 
     app.get(
       '/:id/stats',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'Shown, dismissed and sent counts, unique persons and rates of one survey, inside its dates',
-          description: ARGS_NOTE,
-          params: SurveyIdParams,
-          querystring: StatsQuery,
-          response: { 200: SurveyStatsResponse },
-        },
-      },
+      route.scoped('survey:read', 'Shown, dismissed and sent counts, unique persons and rates of one survey, inside its dates', {
+        description: ARGS_NOTE, params: SurveyIdParams, querystring: StatsQuery, response: { 200: SurveyStatsResponse },
+      }),
       async (request) => {
         const args = await requestArgs(request);
         return surveyStats(pool, request.project.id, request.params.id, () => statsArgs(args));
@@ -157,17 +133,12 @@ export function surveyResponseRoutes(deps: Kernel) {
 
     app.get(
       '/stats',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'The same statistics over every survey of the project that is not archived',
-          description: `${ARGS_NOTE} Answers are kept in memory while nothing they depend on changes; \`Cache-Control: no-cache\` computes afresh.`,
-          params: ProjectParams,
-          querystring: StatsQuery,
-          response: { 200: GlobalStatsResponse },
-        },
-      },
+      route.scoped('survey:read', 'The same statistics over every survey of the project that is not archived', {
+        description: `${ARGS_NOTE} Answers are kept in memory while nothing they depend on changes; \`Cache-Control: no-cache\` computes afresh.`,
+        params: ProjectParams,
+        querystring: StatsQuery,
+        response: { 200: GlobalStatsResponse },
+      }),
       async (request) => {
         const bypass = /\bno-cache\b/i.test(request.headers['cache-control'] ?? '');
         return globalStats(pool, request.project.id, statsArgs(await requestArgs(request)), { cache: globalCache, bypass });
@@ -176,17 +147,9 @@ export function surveyResponseRoutes(deps: Kernel) {
 
     app.get(
       '/responses_count',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'Responses per survey, each counted inside its own dates',
-          description: ARGS_NOTE,
-          params: ProjectParams,
-          querystring: ResponsesCountQuery,
-          response: { 200: ResponsesCountResponse },
-        },
-      },
+      route.scoped('survey:read', 'Responses per survey, each counted inside its own dates', {
+        description: ARGS_NOTE, params: ProjectParams, querystring: ResponsesCountQuery, response: { 200: ResponsesCountResponse },
+      }),
       async (request) => {
         const args = await requestArgs(request);
         const options = { surveyIds: surveyIdsArg(args.survey_ids), excludeArchived: excludeArchivedArg(args.exclude_archived) };

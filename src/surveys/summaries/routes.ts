@@ -3,10 +3,11 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { poolWrite } from '../../db/unit-of-work.ts';
 import type { Kernel } from '../../kernel/deps.ts';
 import { refuseOtherMethodsOn } from '../../kernel/http/method-not-allowed.ts';
+import { routeOptions } from '../../kernel/http/route-options.ts';
 import { HeadlineResponse, SummarizeQuery, SummarizeResponse, SummaryBody, SurveyParams } from './schemas.ts';
 import { summarizeResponses, summaryHeadline } from './service.ts';
 
-const TAGS = ['surveys'];
+const route = routeOptions(['surveys']);
 
 /** `question_index` that is not an integer counts as not given (PostHog). */
 function parseQuestionIndex(raw: string | undefined): number | null {
@@ -23,21 +24,13 @@ export function surveySummaryRoutes(deps: Kernel) {
 
     app.post(
       '/:id/summarize_responses',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: "A local summary of one question's answers: themes of open answers, rating average and NPS",
-          description:
-            'Computed without network or language model; the same answers always give the same text. Stored per question when ' +
-            'asked by question_id and answered with cached: true until force_refresh. 400 without question_id/question_index, ' +
-            'or when the question does not exist.',
-          params: SurveyParams,
-          querystring: SummarizeQuery,
-          body: SummaryBody,
-          response: { 200: SummarizeResponse },
-        },
-      },
+      route.scoped('survey:read', "A local summary of one question's answers: themes of open answers, rating average and NPS", {
+        description:
+          'Computed without network or language model; the same answers always give the same text. Stored per question when ' +
+          'asked by question_id and answered with cached: true until force_refresh. 400 without question_id/question_index, ' +
+          'or when the question does not exist.',
+        params: SurveyParams, querystring: SummarizeQuery, body: SummaryBody, response: { 200: SummarizeResponse },
+      }),
       async (request, reply) => {
         const questionId = request.query.question_id ? request.query.question_id : null;
         const result = await summarizeResponses(poolWrite(deps.pool), {
@@ -54,17 +47,12 @@ export function surveySummaryRoutes(deps: Kernel) {
 
     app.post(
       '/:id/summary_headline',
-      {
-        config: { scope: 'survey:read' },
-        schema: {
-          tags: TAGS,
-          summary: 'One sentence (at most 20 words) over the newest 100 responses, computed locally',
-          description: 'Stored on the survey and answered from there until force_refresh.',
-          params: SurveyParams,
-          body: SummaryBody,
-          response: { 200: HeadlineResponse },
-        },
-      },
+      route.scoped('survey:read', 'One sentence (at most 20 words) over the newest 100 responses, computed locally', {
+        description: 'Stored on the survey and answered from there until force_refresh.',
+        params: SurveyParams,
+        body: SummaryBody,
+        response: { 200: HeadlineResponse },
+      }),
       async (request) =>
         summaryHeadline(poolWrite(deps.pool), { projectId: request.project.id, surveyId: request.params.id, forceRefresh: request.body?.force_refresh === true }),
     );
