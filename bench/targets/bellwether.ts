@@ -112,8 +112,8 @@ async function spawnBellwether(
       ...extraEnv,
     },
     readyUrl: `${baseUrl}/_health`,
-    // A first start compiles the sources (tsx's cache is cold); on the shared cores that can pass a minute.
-    readyTimeoutMs: 180_000,
+    // A first start compiles the sources (tsx's cache is cold); on the shared cores that can take minutes.
+    readyTimeoutMs: 300_000,
   });
   return { baseUrl, process: running };
 }
