@@ -56,6 +56,19 @@ function postOnNewConnection(url: string, body: string): Promise<{ status: numbe
   });
 }
 
+/** One GET on a connection of its own (each may reach another worker). */
+function getOnNewConnection(url: string, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const request = http.get(url, { agent: false, headers: { ...headers, connection: 'close' } }, (response) => {
+      let text = '';
+      response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+    });
+    request.setTimeout(10_000, () => request.destroy(new Error(`${url}: no answer within 10 s`)));
+    request.on('error', reject);
+  });
+}
+
 /**
  * Polls `baseUrl` until FRESH_IN_A_ROW answers in a row show `enabled`; the time from `since` to
  * the sending of the first poll after the last stale answer (ms).
@@ -95,6 +108,15 @@ async function seedFlags(target: BellwetherTarget): Promise<void> {
   }
 }
 
+async function untilListed(target: BellwetherTarget, count: number): Promise<void> {
+  const deadline = performance.now() + 30_000;
+  for (let inARow = 0; inARow < 20; ) {
+    const page = await getOnNewConnection(`${target.baseUrl}/api/projects/1/feature_flags/?limit=1`, target.headers);
+    inARow = page.status === 200 && (JSON.parse(page.text) as { count?: number }).count === count ? inARow + 1 : 0;
+    if (performance.now() > deadline) throw new Error(`${target.baseUrl} did not list ${count} flags within 30 s`);
+  }
+}
+
 interface SpeedRow {
   operation: 'list' | 'retrieve';
   ours: OperationResult[];
@@ -110,6 +132,9 @@ async function measureSpeed(config: BenchConfig, baselineDir: string, rounds: nu
     baseline = await startBellwether(config.adminDatabaseUrl, { workers: 2, root: baselineDir });
     await ours.seed(SEED_FLAGS);
     await baseline.seed(SEED_FLAGS);
+    // A baseline from before read-your-writes may list from a worker that has not heard of the
+    // last seeded flags yet: wait until every worker lists them all (the checked first request).
+    await untilListed(baseline, SEED_FLAGS);
     const named = { ours: { ...ours, name: 'this checkout (WORKERS=2)' }, baseline: { ...baseline, name: 'baseline (WORKERS=2)' } };
     const rows: SpeedRow[] = [];
     for (const operation of ['list', 'retrieve'] as const) {

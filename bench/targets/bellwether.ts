@@ -112,8 +112,8 @@ async function spawnBellwether(
       ...extraEnv,
     },
     readyUrl: `${baseUrl}/_health`,
-    // Each worker transpiles the TypeScript at start: on a loaded machine (load average 30 on 2 cores) one took longer than a minute.
-    readyTimeoutMs: 120_000 * workers,
+    // A first start compiles the sources (tsx's cache is cold) in every worker; on shared, loaded cores that can take minutes.
+    readyTimeoutMs: 300_000,
   });
   return { baseUrl, process: running };
 }

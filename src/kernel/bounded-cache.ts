@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { cacheRequests } from './metrics/metrics.ts';
+import { countCacheLookup } from './metrics/metrics.ts';
 
 export interface BoundedCacheOptions {
   /** Entries kept at most; past it the least recently used goes. */
@@ -35,7 +35,7 @@ export class BoundedCache<V> {
   /** The fresh entry, or undefined. */
   get(key: string): { value: V } | undefined {
     const hit = this.entries.get(key);
-    if (this.metricName) cacheRequests.inc({ cache: this.metricName, result: hit ? 'hit' : 'miss' });
+    if (this.metricName) countCacheLookup(this.metricName, hit !== undefined);
     return hit;
   }
 

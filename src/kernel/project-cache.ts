@@ -1,4 +1,4 @@
-import { cacheRequests } from './metrics/metrics.ts';
+import { countCacheLookup } from './metrics/metrics.ts';
 
 const MAX_LOAD_ATTEMPTS = 3;
 
@@ -20,7 +20,7 @@ export class ProjectCache<T> {
 
   get(projectId: number): T | Promise<T> {
     const cached = this.values.get(projectId);
-    cacheRequests.inc({ cache: this.name, result: cached === undefined ? 'miss' : 'hit' });
+    countCacheLookup(this.name, cached !== undefined);
     if (cached !== undefined) return cached;
     let load = this.loads.get(projectId);
     if (!load) {

@@ -13,7 +13,7 @@
  * The definitions bodies (JSON and ETag) are rendered once per view.
  */
 import type { Pool } from '../db/pool.ts';
-import { cacheRequests } from '../kernel/metrics/metrics.ts';
+import { countCacheLookup } from '../kernel/metrics/metrics.ts';
 import { ProjectCache } from '../kernel/project-cache.ts';
 import type { FlagCache, ProjectFlags } from '../flags/cache.ts';
 import type { ChangeBus } from '../kernel/changes/bus.ts';
@@ -49,7 +49,7 @@ export class SdkCache {
     const [flags, extras] = await Promise.all([this.flagCache.heard(projectId), this.extras.get(projectId)]);
     const cached = this.views.get(projectId);
     const fresh = cached !== undefined && cached.flags === flags && cached.revision === flags.revision && cached.extras === extras;
-    cacheRequests.inc({ cache: 'sdk_views', result: fresh ? 'hit' : 'miss' });
+    countCacheLookup('sdk_views', fresh);
     if (fresh) return cached.view;
     const view = new ProjectView(projectId, flags.all().map((rendered) => rendered.record), extras);
     this.views.set(projectId, { view, flags, revision: flags.revision, extras });

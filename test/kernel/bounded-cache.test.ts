@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { BoundedCache } from '../../src/kernel/bounded-cache.ts';
+import { cacheRequests } from '../../src/kernel/metrics/metrics.ts';
 
 test('a full cache drops its least recently used entry, not everything', () => {
   const cache = new BoundedCache<number>({ max: 3, ttlMs: 60_000 });
@@ -36,4 +37,22 @@ test('delete and clear', () => {
   assert.equal(cache.get('x'), undefined);
   cache.clear();
   assert.equal(cache.size, 0);
+});
+
+test('each lookup is counted once in the cache metric, across scrapes', async () => {
+  const cache = new BoundedCache<number>({ max: 3, ttlMs: 60_000, metricName: 'bounded_cache_test' });
+  const counted = async (result: 'hit' | 'miss') =>
+    (await cacheRequests.get()).values.find((sample) => sample.labels.cache === 'bounded_cache_test' && sample.labels.result === result)?.value ?? 0;
+  cache.get('a');
+  cache.set('a', 1);
+  cache.get('a');
+  cache.get('a');
+  assert.equal(await counted('hit'), 2);
+  assert.equal(await counted('miss'), 1);
+  // A second scrape adds only what was looked up since the first.
+  cache.get('b');
+  cache.get('a');
+  assert.equal(await counted('hit'), 3);
+  assert.equal(await counted('miss'), 2);
+  assert.equal(await counted('hit'), 3);
 });

@@ -53,6 +53,11 @@ export class Authenticator {
   private readonly projects = lookupCache<ProjectRef | null>('auth_projects');
   /** The auth change count the cached lookups were read under (-1: none read yet). */
   private seen = -1;
+  /**
+   * sha256 of the keys and session cookies seen lately: every request would hash its credential
+   * again. Held no longer than the lookups they lead to.
+   */
+  private readonly hashes = new BoundedCache<string>({ max: CACHE_MAX_ENTRIES, ttlMs: CACHE_TTL_MS });
   /** When each key or session's last use was written: remembered for the interval, the oldest dropped first when full. */
   private readonly lastUsedWrites = new BoundedCache<true>({ max: CACHE_MAX_ENTRIES, ttlMs: LAST_USED_WRITE_INTERVAL_MS });
 
@@ -86,7 +91,7 @@ export class Authenticator {
       if (!authorizationHeader?.trim()) throw notAuthenticated();
       throw authenticationFailed('Invalid Authorization header. Expected "Bearer <personal API key>".');
     }
-    const hash = hashSecret(token);
+    const hash = this.hashOf(token);
     const generation = await this.current(since);
     let found = this.principals.get(hash)?.value;
     if (!found) {
@@ -103,7 +108,7 @@ export class Authenticator {
   /** A session cookie's value: 401 when it is unknown, signed out, or past its idle or absolute limit. */
   async authenticateSession(cookieValue: string, since?: number): Promise<SessionPrincipal> {
     if (cookieValue.length > MAX_SESSION_COOKIE_LENGTH) throw sessionExpired();
-    const hash = hashSecret(cookieValue);
+    const hash = this.hashOf(cookieValue);
     const generation = await this.current(since);
     const now = Date.now();
     let found = this.sessions.get(hash)?.value;
@@ -141,6 +146,14 @@ export class Authenticator {
       this.seen = count;
     }
     return count;
+  }
+
+  private hashOf(secret: string): string {
+    const known = this.hashes.get(secret)?.value;
+    if (known !== undefined) return known;
+    const hash = hashSecret(secret);
+    this.hashes.set(secret, hash);
+    return hash;
   }
 
   /** Called after keys, memberships or projects change, so no stale grant outlives the change here. */

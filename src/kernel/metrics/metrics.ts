@@ -32,11 +32,34 @@ export const httpDuration = new client.Histogram({
   buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
 });
 
+/** Lookups counted since the last scrape, per cache: plain additions on the hot path. */
+const pendingCacheLookups = new Map<string, { hit: number; miss: number }>();
+
 export const cacheRequests = new client.Counter({
   name: 'bellwether_cache_requests_total',
   help: 'In-memory cache lookups, by cache and result (hit or miss)',
   labelNames: ['cache', 'result'] as const,
+  collect() {
+    for (const [cache, counts] of pendingCacheLookups) {
+      if (counts.hit > 0) this.inc({ cache, result: 'hit' }, counts.hit);
+      if (counts.miss > 0) this.inc({ cache, result: 'miss' }, counts.miss);
+      counts.hit = 0;
+      counts.miss = 0;
+    }
+  },
 });
+
+/**
+ * Counts a lookup of `cache` (a hit or a miss). Every request makes a few; labelled counter
+ * increments hash their labels each time, so they are added up here and handed to the counter when
+ * it is scraped.
+ */
+export function countCacheLookup(cache: string, hit: boolean): void {
+  let counts = pendingCacheLookups.get(cache);
+  if (!counts) pendingCacheLookups.set(cache, (counts = { hit: 0, miss: 0 }));
+  if (hit) counts.hit++;
+  else counts.miss++;
+}
 
 export const changeNoticeLag = new client.Histogram({
   name: 'bellwether_change_notice_lag_seconds',
