@@ -5,8 +5,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Request } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
-import { launchChromium, openConsole, signInOnPage, step, type ConsolePage } from '../e2e/support/console-browser.ts';
+import { type ConsolePage, ownerConsole, step } from '../e2e/support/console-browser.ts';
 
 const TEST_MS = 120_000;
 const FLAGS = 120;
@@ -28,10 +27,7 @@ before(async () => {
     });
     assert.equal(response.statusCode, 201, response.body);
   }
-  browser = await launchChromium();
-  opened = await openConsole(browser, origin);
-  await givePassword(t);
-  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  ({ browser, opened } = await ownerConsole(t, origin));
 });
 
 after(async () => {

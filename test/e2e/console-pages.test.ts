@@ -6,8 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
-import { atBothSizes, launchChromium, NARROW, openConsole, signInOnPage, step, WIDE, type ConsolePage } from './support/console-browser.ts';
+import { atBothSizes, type ConsolePage, NARROW, ownerConsole, step, WIDE } from './support/console-browser.ts';
 
 const TEST_MS = 180_000;
 const DAY = 86_400_000;
@@ -85,10 +84,7 @@ before(async () => {
   t = await startTestApp();
   origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
   await seed();
-  browser = await launchChromium();
-  opened = await openConsole(browser, origin);
-  await givePassword(t);
-  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  ({ browser, opened } = await ownerConsole(t, origin));
 });
 
 after(async () => {

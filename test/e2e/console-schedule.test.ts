@@ -7,8 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
-import { GOOD_PASSWORD, givePassword, OWNER_EMAIL } from '../helpers/session.ts';
-import { atBothSizes, launchChromium, openConsole, signInOnPage, step, type ConsolePage } from './support/console-browser.ts';
+import { atBothSizes, type ConsolePage, ownerConsole, step } from './support/console-browser.ts';
 
 const TEST_MS = 120_000;
 const NARROW_400 = { width: 400, height: 900 };
@@ -73,10 +72,7 @@ before(async () => {
   const zone = await t.request({ method: 'PATCH', url: `/api/projects/${t.projectId}/`, payload: { timezone: ZONE } });
   assert.equal(zone.statusCode, 200, zone.body);
   const origin = await t.app.listen({ port: 0, host: '127.0.0.1' });
-  browser = await launchChromium();
-  opened = await openConsole(browser, origin);
-  await givePassword(t);
-  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  ({ browser, opened } = await ownerConsole(t, origin));
 });
 
 after(async () => {

@@ -8,6 +8,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { TestApp } from '../../helpers/app.ts';
+import { givePassword, GOOD_PASSWORD, OWNER_EMAIL } from '../../helpers/session.ts';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
@@ -134,4 +136,13 @@ export async function signInOnPage(opened: ConsolePage, email: string, password:
   });
   // Before signing in, the console's question "who is signed in?" was answered 401, as it should be.
   opened.problems.length = 0;
+}
+
+/** Chromium with the console open at `origin`, signed in as the test app's owner (given a password first). */
+export async function ownerConsole(t: TestApp, origin: string): Promise<{ browser: Browser; opened: ConsolePage }> {
+  const browser = await launchChromium();
+  const opened = await openConsole(browser, origin);
+  await givePassword(t);
+  await signInOnPage(opened, OWNER_EMAIL, GOOD_PASSWORD);
+  return { browser, opened };
 }

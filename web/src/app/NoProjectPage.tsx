@@ -1,3 +1,4 @@
+import { AuthCard } from '../auth/AuthCard.tsx';
 import { environmentPath } from '../shell/EnvironmentScope.tsx';
 import { displayName, useMe } from '../shell/session.ts';
 import { useSignOut } from '../shell/sign-out.ts';
@@ -16,41 +17,35 @@ export function NoProjectPage() {
   const signOut = useSignOut();
   const teams = me.organization?.teams ?? [];
   return (
-    <main className="auth-page">
-      <div className="auth-card stack">
-        <span className="brand">
-          <img src="/favicon.svg" alt="" width={28} height={28} /> Bellwether
-        </span>
-        <h1>No project to open</h1>
-        {teams.length > 0 ? (
-          <>
-            <p className="muted">
-              {displayName(me)}, you have no current environment. Open one of {me.organization?.name ?? 'your organization'}'s:
-            </p>
-            <div className="row">
-              {teams.map((team) => (
-                <LinkButton key={team.id} href={`~${environmentPath(team.id)}`}>
-                  Open {team.name}
-                </LinkButton>
-              ))}
-            </div>
-          </>
-        ) : me.organization ? (
-          <>
-            <p className="muted">{me.organization.name} has no project yet. An admin creates the first one here.</p>
-            <NewProjectCard />
-          </>
-        ) : (
+    <AuthCard title="No project to open">
+      {teams.length > 0 ? (
+        <>
           <p className="muted">
-            You are not a member of any organization now. Ask an admin of your team's organization to invite you ({me.email}).
+            {displayName(me)}, you have no current environment. Open one of {me.organization?.name ?? 'your organization'}'s:
           </p>
-        )}
-        <div>
-          <button type="button" className="btn btn-ghost btn-sm" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
-            Sign out
-          </button>
-        </div>
+          <div className="row">
+            {teams.map((team) => (
+              <LinkButton key={team.id} href={`~${environmentPath(team.id)}`}>
+                Open {team.name}
+              </LinkButton>
+            ))}
+          </div>
+        </>
+      ) : me.organization ? (
+        <>
+          <p className="muted">{me.organization.name} has no project yet. An admin creates the first one here.</p>
+          <NewProjectCard />
+        </>
+      ) : (
+        <p className="muted">
+          You are not a member of any organization now. Ask an admin of your team's organization to invite you ({me.email}).
+        </p>
+      )}
+      <div>
+        <button type="button" className="btn btn-ghost btn-sm" onClick={() => signOut.mutate()} disabled={signOut.isPending}>
+          Sign out
+        </button>
       </div>
-    </main>
+    </AuthCard>
   );
 }
