@@ -24,12 +24,19 @@ import {
  * allowed), folds `$set` / `$set_once` / `$unset` in event order, and hands `$groupidentify` and
  * `$groups` to the group resolution.
  *
- * Round trips for a batch without merges, whatever its size: 1 (advisory locks + savepoint),
- * 1 (lookup, rows locked), 1 (release the savepoint), then 1 to create the new persons and
- * distinct ids (if any) and 1 to update changed persons (if any); groups add 1 (mappings) when
- * the batch names group types and 1 (upsert) when it has `$groupidentify`, plus 3 the first time
- * a group type is seen. A batch with merges of stored persons adds 2. Everything else is folded
- * in memory and written once.
+ * Round trips: 1 (the batch's persons read without locks). The events are then applied in memory to
+ * what was read (a dry run); a batch that creates, changes, links or merges no person stops there
+ * and takes no lock. Otherwise only the distinct ids whose persons it writes are locked: 1
+ * (advisory locks + savepoint), 1 (lookup, rows locked), 1 (release the savepoint), then 1 to
+ * create the new persons and distinct ids (if any) and 1 to update changed persons (if any); groups
+ * add 1 (mappings) when the batch names group types and 1 (upsert) when it has `$groupidentify`,
+ * plus 3 the first time a group type is seen. A batch with merges of stored persons adds 2.
+ * Everything else is folded in memory and written once.
+ *
+ * The ids left unlocked keep what the unlocked read saw: their persons are neither written nor
+ * locked, so the batch orders itself before any concurrent writer of those persons (its events
+ * carry the person as it was before that writer's change, as they would had it committed first).
+ * Busy persons therefore hold up only the batches that change them.
  *
  * Concurrency: see `lockAndLookup`.
  */
