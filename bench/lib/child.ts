@@ -74,7 +74,7 @@ export async function spawnService(options: SpawnOptions): Promise<ServiceProces
   const unregister = registerCleanup(stop);
   const service: ServiceProcess = { name: options.name, pid: child.pid ?? -1, output: () => lines.join('\n'), stop };
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 60_000);
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 180_000);
   while (Date.now() < deadline) {
     if (exited !== null) {
       throw new Error(`${options.name} exited (${exited}) before it was ready:\n${service.output()}`);

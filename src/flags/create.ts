@@ -1,5 +1,5 @@
 import type { UnitOfWork } from '../db/unit-of-work.ts';
-import { requiredField } from '../kernel/errors.ts';
+import { ApiError, requiredField } from '../kernel/errors.ts';
 import type { UserSummary } from '../accounts/users/user-summary.ts';
 import { usageInsights } from './actions/usage-dashboard.ts';
 import { checkDashboards } from './dashboards.ts';
@@ -25,11 +25,29 @@ export async function createFlag(
   within?: UnitOfWork,
 ): Promise<FlagRecord> {
   if (body.key === undefined) throw requiredField('key');
-  // Uniqueness is reported before format, as PostHog does, from the database (a flag soft-deleted
-  // or created a moment ago by another process counts as it is); the partial unique index decides
-  // for a flag created between this read and the insert.
-  if (await liveKeyTaken(within?.client ?? deps.pool, projectId, body.key, null)) throw keyTaken();
-  const key = validateKeyFormat(body.key);
+  const key = body.key;
+  const db = within?.client ?? deps.pool;
+  try {
+    return await insertNewFlag(deps, projectId, actor, key, body, within);
+  } catch (error) {
+    // The partial unique index on live keys decides a taken key (a flag soft-deleted or created a
+    // moment ago by another process counts as it is), so the common create spends no read on it.
+    if (isUniqueViolation(error)) throw keyTaken();
+    // PostHog reports a taken key before any other fault of the request: look only when there is one.
+    if (error instanceof ApiError && error.status === 400 && (await liveKeyTaken(db, projectId, key, null))) throw keyTaken();
+    throw error;
+  }
+}
+
+async function insertNewFlag(
+  deps: FlagWriteDeps,
+  projectId: number,
+  actor: UserSummary,
+  rawKey: string,
+  body: FlagWriteBody,
+  within: UnitOfWork | undefined,
+): Promise<FlagRecord> {
+  const key = validateKeyFormat(rawKey);
   const values = applyPlainFields(newFlagValues(key, new Date()), body);
   if (body.filters !== undefined) {
     values.filters = overridesFirst(
@@ -37,20 +55,14 @@ export async function createFlag(
     );
   }
   const dashboards = await checkDashboards(deps.pool, projectId, body.analytics_dashboards);
-
-  try {
-    return await deps.units.run(async (unit) => {
-      const { client } = unit;
-      await ensureRoomForFlag(client, projectId);
-      const insights = values.should_create_usage_dashboard ? usageInsights(key) : null;
-      const row = await insertFlag(client, projectId, actor.id, values, insights);
-      await linkDashboards(client, row.id, dashboards);
-      const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
-      await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id });
-      return record;
-    }, { retry: true, within });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw keyTaken();
-    throw error;
-  }
+  return deps.units.run(async (unit) => {
+    const { client } = unit;
+    await ensureRoomForFlag(client, projectId);
+    const insights = values.should_create_usage_dashboard ? usageInsights(key) : null;
+    const row = await insertFlag(client, projectId, actor.id, values, insights);
+    await linkDashboards(client, row.id, dashboards);
+    const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
+    await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id });
+    return record;
+  }, { retry: true, within });
 }

@@ -1,5 +1,5 @@
 import { tooManyFlags } from './errors.ts';
-import { countLiveFlags, lockLiveFlagCount } from './store.ts';
+import { lockAndCountLiveFlags } from './store.ts';
 import type { WriteTx } from '../db/unit-of-work.ts';
 
 /**
@@ -15,6 +15,5 @@ export const MAX_LIVE_FLAGS_PER_PROJECT = 10_000;
  * of them cannot both take the last place.
  */
 export async function ensureRoomForFlag(client: WriteTx, projectId: number): Promise<void> {
-  await lockLiveFlagCount(client, projectId);
-  if ((await countLiveFlags(client, projectId)) >= MAX_LIVE_FLAGS_PER_PROJECT) throw tooManyFlags(MAX_LIVE_FLAGS_PER_PROJECT);
+  if ((await lockAndCountLiveFlags(client, projectId)) >= MAX_LIVE_FLAGS_PER_PROJECT) throw tooManyFlags(MAX_LIVE_FLAGS_PER_PROJECT);
 }

@@ -64,14 +64,20 @@ export async function lastCalledWrittenSince(
   return { now: rows[0].now, flags };
 }
 
-/** Serialises the writes that add a live flag to the project until the transaction ends (the live-flag limit). */
-export async function lockLiveFlagCount(db: WriteTx, projectId: number): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [727_020, projectId]);
-}
-
-export async function countLiveFlags(db: ReadHandle, projectId: number): Promise<number> {
-  const { rows } = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM feature_flags WHERE project_id = $1 AND NOT deleted', [projectId]);
-  return rows[0].n;
+/**
+ * Takes the project's live-flag lock (held until the transaction ends, so that writes adding a live
+ * flag to one project run one after the other) and then counts its live flags, in one round trip.
+ * Two statements, so that the count's snapshot is taken once the lock is held: it sees every flag
+ * committed by the writer waited for.
+ */
+export async function lockAndCountLiveFlags(db: WriteTx, projectId: number): Promise<number> {
+  // Only an integer checked here is written into the text: a parameterised statement must travel alone.
+  if (!Number.isSafeInteger(projectId)) throw new Error(`not a project id: ${projectId}`);
+  const results = (await db.query(
+    `SELECT pg_advisory_xact_lock(727020, ${projectId}); ` +
+      `SELECT count(*)::int AS n FROM feature_flags WHERE project_id = ${projectId} AND NOT deleted`,
+  )) as unknown as { rows: { n: number }[] }[];
+  return results[1].rows[0].n;
 }
 
 /** A live flag other than `exceptId` holding `key` in the project. */

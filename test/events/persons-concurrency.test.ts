@@ -229,6 +229,39 @@ test('small batches do not wait for each other when their distinct ids differ', 
   await two.commit();
 });
 
+test('a batch that changes no stored person takes no lock: it does not wait for a batch writing the same person', { timeout: 5000 }, async () => {
+  const id = fresh('busy');
+  await resolve(t, [event('$pageview', id, { $set: { plan: 'free' } })]);
+  const stored = (await personOf(t, id))!;
+  const writer = await openTx();
+  const reader = await openTx();
+  // Holds the id's advisory lock and the person's row lock until it commits.
+  await writer.resolve([event('$pageview', id, { $set: { plan: 'pro' } })]);
+  // Would hang (and time out) if it took the id's lock; its $set repeats what is stored.
+  const map = await reader.resolve([event('$pageview', id), event('button clicked', id, { $set: { plan: 'free' } })]);
+  assert.equal(map.get(id), stored.uuid);
+  assert.equal(await advisoryLocksHeld(reader.pid), 0);
+  await reader.commit();
+  await writer.commit();
+  assert.equal((await personOf(t, id))!.properties.plan, 'pro');
+});
+
+test('a batch that changes a stored person still waits for the batch writing it, and applies on top of it', async () => {
+  const id = fresh('busy2');
+  await resolve(t, [event('$pageview', id, { $set: { plan: 'free' } })]);
+  const writer = await openTx();
+  const later = await openTx();
+  await writer.resolve([event('$pageview', id, { $set: { plan: 'pro' } })]);
+  const pending = later.resolve([event('$pageview', id, { $set_once: { first_seen: 'x' } })]);
+  await blockedOnLock(later.pid);
+  await writer.commit();
+  await pending;
+  await later.commit();
+  const person = (await personOf(t, id))!;
+  assert.equal(person.properties.plan, 'pro');
+  assert.equal(person.properties.first_seen, 'x');
+});
+
 test('two batches bringing different new group types at once get different indexes', async () => {
   const projectId = await newProject(t, 'parallel group types');
   const one = await openTx();

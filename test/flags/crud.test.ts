@@ -156,6 +156,25 @@ describe('create', () => {
     assert.equal(rows[0].n, 1);
   });
 
+  test('a duplicate key is reported as unique before a fault of its filters; a key freed by a delete can be taken', async () => {
+    const first = await createFlag(t, { key: 'dup-before-filters' });
+    const invalidFilters = { groups: [{ properties: [], rollout_percentage: 150 }] };
+    assertValidation(
+      await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'dup-before-filters', filters: invalidFilters } }),
+      'There is already a feature flag with this key.',
+      'key',
+      'unique',
+    );
+    const invalid = await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'free-key-bad-filters', filters: invalidFilters } });
+    assert.equal(invalid.statusCode, 400);
+    assert.notEqual(invalid.json().code, 'unique');
+    assert.equal((await patchFlag(t, first.id, { deleted: true })).statusCode, 200);
+    const again = await createFlag(t, { key: 'dup-before-filters' });
+    assert.notEqual(again.id, first.id);
+    const { rows } = await t.db.pool.query("SELECT count(*)::int AS n FROM feature_flags WHERE key = 'dup-before-filters' AND NOT deleted");
+    assert.equal(rows[0].n, 1);
+  });
+
   test('rejects wrong types naming the field, never a 500', async () => {
     assertValidation(await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 'x1', active: 'sure' } }), 'Must be a valid boolean.', 'active');
     assertValidation(await t.request({ method: 'POST', url: flagsUrl(), payload: { key: 5 } }), 'Not a valid string.', 'key');

@@ -9,6 +9,7 @@ import {
   insertPersonsAndDistinctIds,
   lockDistinctIdsAndMark,
   lookupPersons,
+  peekPersons,
   mergePersons,
   releaseMark,
   rollbackToMark,
@@ -23,12 +24,19 @@ import {
  * allowed), folds `$set` / `$set_once` / `$unset` in event order, and hands `$groupidentify` and
  * `$groups` to the group resolution.
  *
- * Round trips for a batch without merges, whatever its size: 1 (advisory locks + savepoint),
- * 1 (lookup, rows locked), 1 (release the savepoint), then 1 to create the new persons and
- * distinct ids (if any) and 1 to update changed persons (if any); groups add 1 (mappings) when
- * the batch names group types and 1 (upsert) when it has `$groupidentify`, plus 3 the first time
- * a group type is seen. A batch with merges of stored persons adds 2. Everything else is folded
- * in memory and written once.
+ * Round trips: 1 (the batch's persons read without locks). The events are then applied in memory to
+ * what was read (a dry run); a batch that creates, changes, links or merges no person stops there
+ * and takes no lock. Otherwise only the distinct ids whose persons it writes are locked: 1
+ * (advisory locks + savepoint), 1 (lookup, rows locked), 1 (release the savepoint), then 1 to
+ * create the new persons and distinct ids (if any) and 1 to update changed persons (if any); groups
+ * add 1 (mappings) when the batch names group types and 1 (upsert) when it has `$groupidentify`,
+ * plus 3 the first time a group type is seen. A batch with merges of stored persons adds 2.
+ * Everything else is folded in memory and written once.
+ *
+ * The ids left unlocked keep what the unlocked read saw: their persons are neither written nor
+ * locked, so the batch orders itself before any concurrent writer of those persons (its events
+ * carry the person as it was before that writer's change, as they would had it committed first).
+ * Busy persons therefore hold up only the batches that change them.
  *
  * Concurrency: see `lockAndLookup`.
  */
@@ -289,6 +297,20 @@ class BatchPersons {
     }
   }
 
+  /**
+   * The ids (of `distinctIds` and those linked to them) whose person this batch creates, changes,
+   * merges or moves: the ones to lock. The others' persons stay exactly as read.
+   */
+  idsToWrite(distinctIds: string[]): string[] {
+    const ids = new Set<string>();
+    for (const distinctId of distinctIds) if (!this.stored.has(distinctId)) ids.add(distinctId);
+    for (const [distinctId, person] of this.owners) {
+      if (person.dirty || person.dbId === null || this.stored.get(distinctId) !== person.dbId) ids.add(distinctId);
+    }
+    for (const person of this.mergedAway) for (const [distinctId, dbId] of this.stored) if (dbId === person.dbId) ids.add(distinctId);
+    return [...ids];
+  }
+
   /** distinct id → person uuid for every id of the batch; ids without a person get the uuid theirs will have. */
   result(distinctIds: string[]): Map<string, string> {
     const result = new Map<string, string>();
@@ -317,9 +339,19 @@ function survivorOf(person: PersonState): PersonState {
 export async function resolvePersons(client: WriteTx, projectId: number, events: IncomingEvent[]): Promise<Map<string, string>> {
   if (events.length === 0) return new Map();
   const distinctIds = distinctIdsOf(events);
-  const batch = new BatchPersons(projectId, await lockAndLookup(client, projectId, distinctIds));
-  for (const event of events) batch.apply(event);
-  await batch.write(client);
+  const seen = await peekPersons(client, projectId, distinctIds);
+  const dryRun = new BatchPersons(projectId, seen);
+  for (const event of events) dryRun.apply(event);
+  const toLock = dryRun.idsToWrite(distinctIds);
+  let batch = dryRun;
+  if (toLock.length > 0) {
+    // The ids whose persons this batch leaves as they are keep what the unlocked read saw.
+    const lockedIds = new Set(toLock);
+    const untouched = seen.filter((row) => !lockedIds.has(row.distinct_id));
+    batch = new BatchPersons(projectId, [...(await lockAndLookup(client, projectId, toLock)), ...untouched]);
+    for (const event of events) batch.apply(event);
+    await batch.write(client);
+  }
   await resolveGroups(client, projectId, events);
   return batch.result(distinctIds);
 }

@@ -87,6 +87,20 @@ export async function lookupPersons(client: ReadHandle, projectId: number, disti
   return rows;
 }
 
+/**
+ * The persons of these distinct ids as this statement's snapshot sees them, nothing locked: what a
+ * batch reads first, to find the ids it will not change (they need no lock).
+ */
+export async function peekPersons(client: ReadHandle, projectId: number, distinctIds: string[]): Promise<DistinctIdRow[]> {
+  const { rows } = await client.query<DistinctIdRow>(
+    `SELECT d.distinct_id, d.person_id, p.uuid, p.properties, p.is_identified, p.created_at
+       FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id
+      WHERE d.project_id = $1 AND d.distinct_id = ANY($2::text[])`,
+    [projectId, distinctIds],
+  );
+  return rows;
+}
+
 export interface NewPerson {
   uuid: string;
   properties: Properties;
