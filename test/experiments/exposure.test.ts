@@ -216,6 +216,27 @@ describe('exposure and metric state kept at ingestion', () => {
   });
 });
 
+describe('concurrent batches', () => {
+  test('batches with events of the same persons, none changing a person, lose no count: running sums = scan = what was sent', async () => {
+    const launched = await action(t, (await createExperiment(t, { metrics: [meanMetric('concurrent purchase')] })).id, 'launch');
+    assert.equal(launched.statusCode, 200, launched.body);
+    const running = launched.json();
+    const start = Date.parse(running.start_date);
+    const people = ['c0', 'c1', 'c2', 'c3'];
+    // Exposed (and created) first; then the batches only add events of persons that already exist.
+    await send(people.map((id, i) => called(id, running.feature_flag_key, i % 2 === 0 ? 'control' : 'test', at(start, 1))));
+    // Each person's aggregate row exists before the concurrent batches, which then all read and rewrite it.
+    await send(people.map((id) => did(id, 'concurrent purchase', at(start, 5))));
+    const batches = 12;
+    await Promise.all(Array.from({ length: batches - 1 }, (_, b) => send(people.map((id) => did(id, 'concurrent purchase', at(start, 10 + b))))));
+    const counted = await stats(running.id, running.metrics[0]);
+    assert.deepEqual(counted, {
+      control: { key: 'control', number_of_samples: 2, sum: 2 * batches, sum_squares: 2 * batches * batches },
+      test: { key: 'test', number_of_samples: 2, sum: 2 * batches, sum_squares: 2 * batches * batches },
+    });
+  });
+});
+
 describe('/query/', () => {
   test('other kinds refused naming what is served; both prefixes; unknown and missing experiments', async () => {
     const other = await query({ query: { kind: 'HogQLQuery', query: 'select 1' } });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { advisoryLockKeys } from '../../db/advisory-locks.ts';
 
 // A namespace of our own for the name-based UUIDs below (any constant works; it must never change).
 const PERSON_NAMESPACE = Buffer.from('6f1d2c1e8b3a4f5e9a0b7c6d5e4f3a2b', 'hex');
@@ -18,16 +19,7 @@ export function personUuidFor(projectId: number, distinctId: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/**
- * The advisory lock keys (signed 64-bit, as PostgreSQL takes them) that serialise work on these
- * distinct ids of the project, sorted and without repeats: every transaction takes its keys in
- * the same order, so two of them never wait on each other in a cycle.
- */
+/** The advisory lock keys that serialise work on these distinct ids of the project, sorted. */
 export function distinctIdLockKeys(projectId: number, distinctIds: Iterable<string>): bigint[] {
-  const keys = new Set<bigint>();
-  for (const distinctId of distinctIds) {
-    const digest = createHash('sha1').update(`${LOCK_NAMESPACE}${projectId}:${distinctId}`, 'utf8').digest();
-    keys.add(digest.readBigInt64BE(0));
-  }
-  return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return advisoryLockKeys(`${LOCK_NAMESPACE}${projectId}:`, distinctIds);
 }

@@ -11,6 +11,7 @@ import { eventValue, isTestAccountEvent, matchesSource, type EventLike } from '.
 import type { EventSource, ParsedMetric } from '../metrics/types.ts';
 import { contributionOf, effectiveVariant, NO_EVENTS, SumsDeltas } from './contribution.ts';
 import type { LiveExperiment } from './live.ts';
+import { lockExperimentStates } from './state-locks.ts';
 import {
   exposeAndRead,
   exposureKey,
@@ -193,9 +194,9 @@ function metricEvents(experiment: LiveExperiment, events: readonly PersonEvent[]
 }
 
 /**
- * Applies events of known persons to the experiments' state, in the caller's transaction, in two
- * statements whatever the batch: one that writes the exposures and reads what the metrics need
- * (`exposeAndRead`), one that writes the rest (`writeState`).
+ * Applies events of known persons to the experiments' state, in the caller's transaction, in three
+ * statements whatever the batch: the state's locks (`lockExperimentStates`), one that writes the
+ * exposures and reads what the metrics need (`exposeAndRead`), one that writes the rest (`writeState`).
  */
 export async function applyEvents(db: WriteTx, experiments: readonly LiveExperiment[], events: PersonEvent[], options: ApplyOptions): Promise<void> {
   if (experiments.length === 0 || events.length === 0) return;
@@ -214,6 +215,7 @@ export async function applyEvents(db: WriteTx, experiments: readonly LiveExperim
     for (const { event } of metricEvents(experiment, ordered)) pairs.set(exposureKey(experiment.id, event.personId), { experiment, personId: event.personId });
   }
   if (pairs.size === 0) return;
+  await lockExperimentStates(db, new Set([...pairs.values()].map(({ experiment }) => experiment.id)), [...pairs.keys()]);
   const state = await exposeAndRead(db, options.projectId, {
     pairs: [...pairs.values()].map(({ experiment, personId }) => ({ experimentId: experiment.id, personId })),
     writes,

@@ -94,8 +94,8 @@ interface ExposeRow {
  *   exposure, taken out of the keeping and read back from the events;
  * - the stored aggregates of `units`.
  *
- * No row lock is taken to read: every ingestion batch holds the row locks of its persons (taken
- * when it resolves them) until it commits, so no other batch writes these persons' state meanwhile.
+ * No row lock is taken to read: the caller holds the (experiment, person) locks of state-locks.ts
+ * until it commits, so no other batch writes these persons' state meanwhile.
  */
 export async function exposeAndRead(
   db: WriteTx,

@@ -5,7 +5,7 @@
  * updated by what the new events add. The same numbers survey_responses_rebuild() (migration 010)
  * derives from scratch; test/surveys/stats.test.ts checks that both agree.
  */
-import { createHash } from 'node:crypto';
+import { advisoryLockKeys } from '../../db/advisory-locks.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 
 const LOCK_NAMESPACE = 'bellwether:survey-responses:';
@@ -16,13 +16,7 @@ const LOCK_NAMESPACE = 'bellwether:survey-responses:';
  * committed), and never wait on each other in a cycle.
  */
 export function surveyLockKeys(projectId: number, surveyIds: Iterable<string>): bigint[] {
-  const keys = new Set<bigint>();
-  for (const id of surveyIds) keys.add(createHash('sha1').update(`${LOCK_NAMESPACE}${projectId}:${id}`).digest().readBigInt64BE(0));
-  return [...keys].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-}
-
-export async function lockSurveys(db: WriteTx, keys: readonly bigint[]): Promise<void> {
-  await db.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::bigint[]) AS k', [keys.map(String)]);
+  return advisoryLockKeys(`${LOCK_NAMESPACE}${projectId}:`, surveyIds);
 }
 
 /** A rollup table of one project: the columns that key a row, and the values a batch merges into it. */

@@ -1,7 +1,8 @@
 import type { EventProcessor } from '../../events/pipeline.ts';
 import type { IncomingEvent } from '../../events/types.ts';
 import { SURVEY_DISMISSED, SURVEY_SENT, SURVEY_SHOWN } from '../record.ts';
-import { applySurveyEvents, lockSurveys, surveyLockKeys } from './ingest-store.ts';
+import { takeAdvisoryLocks } from '../../db/advisory-locks.ts';
+import { applySurveyEvents, surveyLockKeys } from './ingest-store.ts';
 import type { WriteTx } from '../../db/unit-of-work.ts';
 
 const SURVEY_EVENTS = new Set([SURVEY_SHOWN, SURVEY_DISMISSED, SURVEY_SENT]);
@@ -32,7 +33,7 @@ export function surveyResponsesProcessor(): EventProcessor {
     async process(client: WriteTx, projectId: number, events: IncomingEvent[]) {
       const { uuids, surveyIds } = surveyEventsOf(events);
       if (uuids.length === 0) return;
-      await lockSurveys(client, surveyLockKeys(projectId, surveyIds));
+      await takeAdvisoryLocks(client, surveyLockKeys(projectId, surveyIds));
       await applySurveyEvents(client, projectId, uuids);
     },
   };
