@@ -5,7 +5,9 @@
  * - every change reaches the fine endpoint (none lost), and how many arrived twice (at-least-once);
  * - the failing endpoint's gaps between attempts of one message, against the schedule (15 s, then 1 min, ±20 %);
  * - flag PATCH latency (one after another, on a flag of its own) idle, during the write burst, and
- *   while the outbox drains, as p50/p99 and the ratio to idle;
+ *   while the outbox drains, as p50/p99 and the ratio to idle; and during a control burst (the same
+ *   changes and writers before any endpoint is subscribed), so the cost webhooks add shows apart from
+ *   the cost of the concurrent writers;
  * - how many the 2 s endpoint got meanwhile (at most WEBHOOK_CONCURRENCY in flight to it).
  */
 import http from 'node:http';
@@ -121,7 +123,6 @@ export const webhooksScenario: Scenario = {
       const base = `${target.baseUrl}/api/projects/${PROJECT}`;
       const headers = { ...target.headers, 'content-type': 'application/json' };
       const post = (path: string, body: unknown) => expectStatus(201, 'POST', `${base}${path}`, headers, JSON.stringify(body));
-      for (const receiver of [fine, slow, failing]) await post('/webhooks/', { url: receiver.url, events: ['feature_flag.updated'] });
       const flagIds: number[] = [];
       for (let i = 0; i < FLAGS; i++) {
         flagIds.push((((await post('/feature_flags/', { key: `burst-${i}`, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id);
@@ -142,6 +143,31 @@ export const webhooksScenario: Scenario = {
         return samples;
       };
 
+      let next = 0;
+      const burst = async (): Promise<{ probe: Latency; seconds: number }> => {
+        next = 0;
+        const started = performance.now();
+        const writer = async () => {
+          while (next < changes) {
+            const i = next++;
+            await patch(flagIds[i % FLAGS], `change ${i}`);
+          }
+        };
+        let done = false;
+        const writers = Promise.all(Array.from({ length: WRITERS }, writer)).then(() => {
+          done = true;
+        });
+        const during = summarise(await probe(() => done, Number.POSITIVE_INFINITY));
+        await writers;
+        return { probe: during, seconds: (performance.now() - started) / 1000 };
+      };
+
+      // Control: the same burst before any endpoint is subscribed (nothing enqueued, nothing delivered).
+      log(`webhooks: control burst, ${changes} flag changes, ${WRITERS} at a time, no endpoint subscribed`);
+      const control = await burst();
+      const probesBeforeEndpoints = probeCount;
+      for (const receiver of [fine, slow, failing]) await post('/webhooks/', { url: receiver.url, events: ['feature_flag.updated'] });
+
       // Idle: no burst, nothing to deliver but the probe's own changes.
       log(`webhooks: idle PATCH latency (${PROBE_PATCHES} one after another)`);
       await probe(() => false, 50);
@@ -149,27 +175,13 @@ export const webhooksScenario: Scenario = {
       const idleDeliveredBaseline = fine.changes.size;
 
       log(`webhooks: ${changes} flag changes, ${WRITERS} at a time, to 3 endpoints`);
-      let next = 0;
-      const burstStarted = performance.now();
-      const writer = async () => {
-        while (next < changes) {
-          const i = next++;
-          await patch(flagIds[i % FLAGS], `change ${i}`);
-        }
-      };
-      let burstDone = false;
-      const writers = Promise.all(Array.from({ length: WRITERS }, writer)).then(() => {
-        burstDone = true;
-      });
-      const duringBurst = summarise(await probe(() => burstDone, Number.POSITIVE_INFINITY));
-      await writers;
-      const burstSeconds = (performance.now() - burstStarted) / 1000;
+      const { probe: duringBurst, seconds: burstSeconds } = await burst();
 
       log('webhooks: PATCH latency while the outbox drains to the fine endpoint');
       const drainStarted = performance.now();
       const duringDrain = summarise(await probe(() => fine.changes.size >= changes + idleDeliveredBaseline, Number.POSITIVE_INFINITY));
       // Every PATCH made since the endpoints exist is one message to each.
-      const expected = changes + probeCount;
+      const expected = changes + probeCount - probesBeforeEndpoints;
       const deadline = Date.now() + 120_000;
       while (fine.changes.size < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
       const drainSeconds = (performance.now() - drainStarted) / 1000;
@@ -194,10 +206,12 @@ export const webhooksScenario: Scenario = {
       const lost = expected - fine.changes.size;
       const drainRatio = round(duringDrain.p99 / idle.p99);
       const burstRatio = round(duringBurst.p99 / idle.p99);
+      const webhookCostRatio = round(duringBurst.p99 / control.probe.p99);
       const data = {
         changes,
         probeChanges: probeCount,
         burst: { seconds: round(burstSeconds), changesPerSecond: round(changes / burstSeconds) },
+        controlBurst: { seconds: round(control.seconds), changesPerSecond: round(changes / control.seconds) },
         fine: { expected, delivered: fine.changes.size, lost, requests: fine.requests, duplicates, drainSeconds: round(drainSeconds) },
         slow: { requests: slow.requests, messages: slow.arrivals.size },
         failing: {
@@ -207,8 +221,8 @@ export const webhooksScenario: Scenario = {
           secondRetryGapSeconds: gapSummary(gaps.second),
           scheduledWaitSecondsByAttempt: scheduled,
         },
-        patchLatencyMs: { idle, duringBurst, duringDrain },
-        p99Ratio: { duringBurst: burstRatio, duringDrain: drainRatio },
+        patchLatencyMs: { idle, duringBurst, duringDrain, duringControlBurst: control.probe },
+        p99Ratio: { duringBurst: burstRatio, duringDrain: drainRatio, duringBurstVsControlBurst: webhookCostRatio },
       };
       const report = [
         `Webhooks: ${changes} flag changes to 3 endpoints (fine, 2 s, 500), Bellwether with WORKERS=1`,
@@ -221,6 +235,8 @@ export const webhooksScenario: Scenario = {
           ['500 endpoint, as scheduled', scheduled.map((row) => `after attempt ${row.attempts}: ${row.min}–${row.max} s (${row.rows} rows)`).join('; ')],
           ['PATCH idle', `p50 ${idle.p50} ms, p99 ${idle.p99} ms`],
           ['PATCH during burst', `p50 ${duringBurst.p50} ms, p99 ${duringBurst.p99} ms (${burstRatio}× idle p99)`],
+          ['PATCH during control burst', `p50 ${control.probe.p50} ms, p99 ${control.probe.p99} ms (same burst, no endpoint; ${round(control.seconds)} s)`],
+          ['PATCH during burst vs control', `p99 ${webhookCostRatio}× the control's p99 (the cost webhooks add)`],
           ['PATCH while draining', `p50 ${duringDrain.p50} ms, p99 ${duringDrain.p99} ms (${drainRatio}× idle p99; ${duringDrain.samples} samples)`],
         ]),
       ].join('\n');
