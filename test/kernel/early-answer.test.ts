@@ -15,6 +15,8 @@ interface Seen {
 
 async function appWith(answer: EarlyAnswerer): Promise<{ app: FastifyInstance; seen: Seen; early: EarlyAnswers }> {
   const app = Fastify();
+  // As the service's error handler answers a database out of reach.
+  app.setErrorHandler(async (_error, _request, reply) => reply.code(503).send({ unavailable: true }));
   const early = new EarlyAnswers();
   const seen: Seen = { handled: [], onSend: 0 };
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
@@ -67,6 +69,17 @@ describe('early answers', () => {
       assert.equal(response.headers['access-control-allow-origin'], 'https://example.com');
       await app.close();
     }
+  });
+
+  it('the database out of reach is answered at once by the error handler, not waited for again by the route', async () => {
+    const { app, seen } = await appWith(async () => {
+      throw new Error('timeout exceeded when trying to connect');
+    });
+    const response = await app.inject({ method: 'POST', url: '/thing', payload: 'hello' });
+    assert.equal(response.statusCode, 503);
+    assert.deepEqual(response.json(), { unavailable: true });
+    assert.deepEqual(seen.handled, []);
+    await app.close();
   });
 
   it('leaves bodies past the limit unread: the route refuses them as before', async () => {

@@ -5,7 +5,8 @@
  * for SDK requests (`/flags`, the flag definitions).
  *
  * The route's `answer` either gives the whole answer (status and payload; headers set on the
- * reply as usual) or declines (null, or it throws) and Fastify takes the request as if nothing had
+ * reply as usual) or declines (null, or it throws; but the database out of reach is answered at once
+ * by the error handler) and Fastify takes the request as if nothing had
  * happened: the body already read is handed to Fastify's parser again (the `preParsing` hook), so
  * every refusal, error and limit is the normal path's, word for word. An early answer carries the
  * headers every answer carries (the earlier `onRequest` hooks' own, e.g. CORS; the security
@@ -15,6 +16,7 @@
 import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preParsingHookHandler } from 'fastify';
+import { isDatabaseUnavailable } from '../../db/unavailable.ts';
 import { httpDuration, httpRequests } from '../metrics/metrics.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 
@@ -107,7 +109,10 @@ export class EarlyAnswers {
       let early: EarlyAnswer | null = null;
       try {
         early = await answer(request, reply, body);
-      } catch {
+      } catch (error) {
+        // The database out of reach: the route would wait for it a second time and answer the same
+        // 503, so the error handler answers now.
+        if (isDatabaseUnavailable(error)) throw error;
         early = null;
       }
       if (early === null) {
