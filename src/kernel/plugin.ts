@@ -24,6 +24,7 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { installQueryTextCheck } from './http/query-text.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { installLazySerializers } from './http/lazy-schemas.ts';
 import { createMailer, type Mailer, type MailSettings } from './mail/mailer.ts';
 import { watchPool } from './metrics/metrics.ts';
 
@@ -127,6 +128,7 @@ export const kernel = fp<KernelOptions>(
       done();
     });
     app.setValidatorCompiler(validatorCompiler);
+    await installLazySerializers(app);
     installJsonBodyParser(app);
     installEmptyBodyDefault(app);
     installQueryTextCheck(app);
