@@ -1,5 +1,6 @@
 // Bundles the service (src/main.ts and what it imports; npm packages stay imports) into
-// dist/server.mjs with esbuild, so `npm start` runs compiled JavaScript instead of transpiling the
+// dist/server.mjs and its chunks (dist/chunks/: what main.ts imports lazily, so that a cluster's
+// primary loads only what it runs) with esbuild, so `npm start` runs compiled JavaScript instead of transpiling the
 // TypeScript in every worker at every start. Tests and the CLIs keep running the sources through tsx.
 //
 //   node scripts/server-build.mjs             build now
@@ -8,7 +9,7 @@
 // Runs at `npm install` (prepare) and before `npm start`; with --if-stale an up-to-date build costs
 // one hash of the inputs (a few milliseconds).
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -44,9 +45,13 @@ if (process.argv.includes('--if-stale') && existsSync(OUT) && existsSync(STAMP) 
 const started = Date.now();
 const { build } = await import('esbuild');
 mkdirSync(DIST, { recursive: true });
+rmSync(path.join(DIST, 'chunks'), { recursive: true, force: true });
 await build({
-  entryPoints: [path.join(ROOT, 'src/main.ts')],
-  outfile: OUT,
+  entryPoints: { server: path.join(ROOT, 'src/main.ts') },
+  outdir: DIST,
+  outExtension: { '.js': '.mjs' },
+  chunkNames: 'chunks/[name]-[hash]',
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -13,19 +13,9 @@ import { collectProcessMetrics } from './kernel/metrics/metrics.ts';
 import { startMetricsListener } from './kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted, type FirstStart } from './started.ts';
 import { DELIVERY_INTERVAL_MS } from './webhooks/delivery/worker.ts';
+import { SHUTDOWN_GRACE_MS, type ListeningMessage } from './cluster/messages.ts';
 
-/**
- * After a signal, in-flight requests get this long to finish; then the connections still open are
- * closed. It bounds the stop when a connection stays busy (a client still sending the body of a
- * request already answered keeps it open for the keep-alive timeout, 72 s).
- */
-export const SHUTDOWN_GRACE_MS = 10_000;
-
-/** What a worker tells the primary once it listens. */
-export interface ListeningMessage {
-  type: 'bellwether:listening';
-  url: string;
-}
+export { SHUTDOWN_GRACE_MS, type ListeningMessage } from './cluster/messages.ts';
 
 export async function runServer(config: Config, logger: Logger): Promise<void> {
   const worker = cluster.isWorker;

@@ -1,6 +1,7 @@
 /**
- * `npm start` with WORKERS > 1: this process starts the embedded PostgreSQL (without DATABASE_URL),
- * migrates and bootstraps once, then forks the workers (src/server.ts), which share the port. A
+ * `npm start` with WORKERS > 1: this process forks the workers (src/server.ts), which share the
+ * port, and while they load their code it starts the embedded PostgreSQL (without DATABASE_URL),
+ * migrates and bootstraps once; then it hands them the database (cluster/messages.ts). A
  * worker that dies is logged and replaced, later each time it dies young; SIGTERM/SIGINT stop the
  * workers (each finishes its requests), then the embedded PostgreSQL.
  */
@@ -10,7 +11,7 @@ import type { Config } from '../config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
 import { migrateOn } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
-import { SHUTDOWN_GRACE_MS, type ListeningMessage } from '../server.ts';
+import { isAwaitingDatabase, isListening, SHUTDOWN_GRACE_MS, type DatabaseMessage } from './messages.ts';
 import { startMetricsListener } from '../kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted } from '../started.ts';
 import { discoverProvider } from '../accounts/oidc/provider.ts';
@@ -30,10 +31,6 @@ interface Slot {
   restartTimer: NodeJS.Timeout | null;
 }
 
-function isListening(message: unknown): message is ListeningMessage {
-  return typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'bellwether:listening';
-}
-
 /** The delay before replacing a worker whose slot saw `youngDeaths` young deaths in a row (0: it lived long). */
 export function restartDelay(youngDeaths: number): number {
   if (youngDeaths === 0) return 0;
@@ -50,7 +47,13 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   let stopping = false;
   let running = false;
   const slots: Slot[] = Array.from({ length: config.workers }, (_, index) => ({ index, worker: null, startedAt: 0, youngDeaths: 0, restartTimer: null }));
-  let workerEnv: Record<string, string> = {};
+  /** The database for the workers, once started, migrated and bootstrapped. */
+  let workerEnv: Record<string, string> | null = null;
+  /** Workers that asked for the database before it was ready. */
+  const awaiting = new Set<Worker>();
+  const handDatabase = (worker: Worker, env: Record<string, string>) => {
+    if (!worker.isDead()) worker.send({ type: 'bellwether:database', env } satisfies DatabaseMessage);
+  };
 
   const alive = () => slots.flatMap((slot) => (slot.worker && !slot.worker.isDead() ? [slot.worker] : []));
   const allExited = () =>
@@ -86,8 +89,13 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const fork = (slot: Slot): Worker => {
     slot.restartTimer = null;
     // One worker runs the periodic jobs (they are also guarded by an advisory lock).
-    const env = { ...workerEnv, BELLWETHER_WORKER_SLOT: String(slot.index), ...(slot.index === 0 ? {} : { SURVEY_JOBS_INTERVAL_MS: '0' }) };
+    const env = { BELLWETHER_AWAIT_DATABASE: '1', BELLWETHER_WORKER_SLOT: String(slot.index), ...(slot.index === 0 ? {} : { SURVEY_JOBS_INTERVAL_MS: '0' }) };
     const worker = cluster.fork(env);
+    worker.on('message', (message: unknown) => {
+      if (!isAwaitingDatabase(message)) return;
+      if (workerEnv === null) awaiting.add(worker);
+      else handDatabase(worker, workerEnv);
+    });
     slot.worker = worker;
     slot.startedAt = Date.now();
     return worker;
@@ -110,20 +118,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   });
 
   try {
-    if (!config.databaseUrl) {
-      logger.info({ dataDir: config.dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
-      embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
-    }
-    const databaseUrl = config.databaseUrl ?? embedded!.url;
-    const listenUrl = config.listenUrl ?? databaseUrl;
-    const { applied } = await migrateOn(listenUrl);
-    if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
-    const pool = createPool(databaseUrl, 2, { timeouts: config.databaseTimeouts, preparedStatements: config.preparedStatements });
-    const started = await prepareFirstStart(pool, config, (message) => logger.warn(message)).finally(() => pool.end());
-    workerEnv = { DATABASE_URL: databaseUrl, DATABASE_LISTEN_URL: listenUrl };
-    // Once here, so that a provider that cannot be read stops the start with its message rather than in every worker.
-    if (config.oidc && config.siteUrl) await discoverProvider(config.oidc, config.siteUrl);
-
+    // Forked first: they load their code meanwhile, and wait for the database.
     const urls = slots.map((slot) => {
       const worker = fork(slot);
       return new Promise<string>((resolve) => {
@@ -135,6 +130,23 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
         worker.on('message', onMessage);
       });
     });
+    if (!config.databaseUrl) {
+      logger.info({ dataDir: config.dataDir }, 'no DATABASE_URL: starting the embedded PostgreSQL');
+      embedded = await startEmbeddedPostgres(config.dataDir, (msg) => logger.warn(msg), { ownsShutdownSignals: true });
+    }
+    const databaseUrl = config.databaseUrl ?? embedded!.url;
+    const listenUrl = config.listenUrl ?? databaseUrl;
+    const { applied } = await migrateOn(listenUrl);
+    if (applied.length) logger.info({ migrations: applied }, 'applied migrations');
+    const pool = createPool(databaseUrl, 2, { timeouts: config.databaseTimeouts, preparedStatements: config.preparedStatements });
+    const started = await prepareFirstStart(pool, config, (message) => logger.warn(message)).finally(() => pool.end());
+    // Once here, so that a provider that cannot be read stops the start with its message rather than in every worker.
+    if (config.oidc && config.siteUrl) await discoverProvider(config.oidc, config.siteUrl);
+    const env = { DATABASE_URL: databaseUrl, DATABASE_LISTEN_URL: listenUrl };
+    workerEnv = env;
+    for (const worker of awaiting) handDatabase(worker, env);
+    awaiting.clear();
+
     const [url] = await Promise.all(urls);
     if (stopping) return;
     if (config.metricsPort !== null) {

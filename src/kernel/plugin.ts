@@ -4,6 +4,7 @@
  * extension points, and the health routes. It imports no area.
  */
 import { randomUUID } from 'node:crypto';
+import type { RequestListener } from 'node:http';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import fp from 'fastify-plugin';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -15,6 +16,7 @@ import type { Kernel } from './deps.ts';
 import { Extensions } from './extensions.ts';
 import { healthRoutes } from './health/routes.ts';
 import { EarlyAnswers } from './http/early-answer.ts';
+import { RawAnswers } from './http/raw-answers.ts';
 import { installErrorHandling } from './http/error-handler.ts';
 import { installEmptyBodyDefault, installJsonBodyParser } from './http/json-body.ts';
 import { installRequestMetrics } from './http/metrics.ts';
@@ -22,6 +24,7 @@ import { installSecurityHeaders } from './http/security-headers.ts';
 import { fastifyTrustProxy, type TrustProxy } from './http/trust-proxy.ts';
 import { installQueryTextCheck } from './http/query-text.ts';
 import { validatorCompiler } from './http/validator.ts';
+import { installLazySerializers } from './http/lazy-schemas.ts';
 import { createMailer, type Mailer, type MailSettings } from './mail/mailer.ts';
 import { watchPool } from './metrics/metrics.ts';
 
@@ -69,21 +72,31 @@ declare module 'fastify' {
     extensions: Extensions;
     /** Hot routes' common answers given from their onRequest hook (http/early-answer.ts). */
     earlyAnswers: EarlyAnswers;
+    /** The hottest polls answered before Fastify routes them (http/raw-answers.ts). */
+    rawAnswers: RawAnswers;
     /** The one SMTP sender (invites, password resets); null when SMTP_URL is unset. */
     mailer: Mailer | null;
   }
 }
 
 export function createServer(options: ServerOptions): FastifyInstance {
-  return Fastify({
+  const trustProxy = options.trustProxy ?? false;
+  const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
     requestIdHeader: 'x-request-id',
     genReqId: () => randomUUID(),
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: 'idle',
-    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
+    trustProxy: fastifyTrustProxy(trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  // Raw answers go first; Fastify's own listener takes every request they leave.
+  const rawAnswers = new RawAnswers(app.log, trustProxy !== false);
+  const [fastifyListener] = app.server.listeners('request') as RequestListener[];
+  app.server.removeAllListeners('request');
+  app.server.on('request', rawAnswers.listener(fastifyListener));
+  app.decorate('rawAnswers', rawAnswers);
+  return app;
 }
 
 export const kernel = fp<KernelOptions>(
@@ -115,6 +128,7 @@ export const kernel = fp<KernelOptions>(
       done();
     });
     app.setValidatorCompiler(validatorCompiler);
+    await installLazySerializers(app);
     installJsonBodyParser(app);
     installEmptyBodyDefault(app);
     installQueryTextCheck(app);
@@ -129,6 +143,7 @@ export const kernel = fp<KernelOptions>(
     app.decorate('earlyAnswers', earlyAnswers);
     app.addHook('preClose', async () => {
       earlyAnswers.closing = true;
+      app.rawAnswers.closing = true;
     });
     app.addHook('onSend', async (request, reply) => {
       earlyAnswers.finish(request, reply);

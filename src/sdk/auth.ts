@@ -9,6 +9,12 @@
  *     one of `?token=<phc_…>`, else the key's current project (`@current`); the key must reach it;
  *   - the project's secret token (`phs_…`, stored as a hash, compared in constant time); it names
  *     its project; a `?token` or path project of another project is a 403.
+ *
+ * A poll's grant (its Authorization header, `?token` and path project → the project) is remembered
+ * once checked: the hot polls (kernel/http/raw-answers.ts) are answered from it without the auth
+ * change counter's proof. Like the secret tokens, a grant is dropped by every `auth` or `project`
+ * notice (a revoked key, a removed member, a rotated secret stop working here within the notice's
+ * lag) and lives 5 s at most should a notice be lost.
  */
 import type { FastifyRequest } from 'fastify';
 import type { Pool } from '../db/pool.ts';
@@ -35,8 +41,15 @@ function firstText(value: unknown): string | null {
   return typeof first === 'string' && first !== '' ? first : null;
 }
 
+/** A checked poll: its project, and the personal API key whose use is recorded (null: a secret token). */
+interface Grant {
+  projectId: number;
+  keyId: string | null;
+}
+
 export class SdkAuth {
   private readonly secrets = new BoundedCache<number | null>({ max: MAX_ENTRIES, ttlMs: TTL_MS });
+  private readonly grants = new BoundedCache<Grant>({ max: MAX_ENTRIES, ttlMs: TTL_MS, metricName: 'sdk_grants' });
   /** Bumped by every clear, so a lookup that raced with a rotation is answered but not kept. */
   private secretsGeneration = 0;
 
@@ -57,9 +70,30 @@ export class SdkAuth {
    * project-scoped route (absent on `/flags/definitions` and `/api/feature_flag/local_evaluation`).
    */
   async definitionsProject(request: FastifyRequest, pathProject?: string): Promise<number> {
-    const header = request.headers.authorization;
-    const bearer = bearerToken(header);
     const queryToken = firstText((request.query as Record<string, unknown> | undefined)?.token);
+    return (await this.checkDefinitions(request.headers.authorization, queryToken, pathProject)).projectId;
+  }
+
+  /**
+   * `definitionsProject` for a poll, from its remembered grant when there is one (see above);
+   * refusals are not remembered: they throw as `definitionsProject` does.
+   */
+  async definitionsGrant(authorization: string | undefined, queryToken: string | null, pathProject?: string): Promise<number> {
+    if (!authorization) throw notAuthenticated();
+    const key = `${authorization}\n${queryToken ?? ''}\n${pathProject ?? ''}`;
+    const hit = this.grants.get(key)?.value;
+    if (hit !== undefined) {
+      if (hit.keyId !== null) this.authenticator.noteKeyUse(hit.keyId);
+      return hit.projectId;
+    }
+    const generation = this.secretsGeneration;
+    const grant = await this.checkDefinitions(authorization, queryToken, pathProject);
+    if (generation === this.secretsGeneration) this.grants.set(key, grant);
+    return grant.projectId;
+  }
+
+  private async checkDefinitions(header: string | undefined, queryToken: string | null, pathProject?: string): Promise<Grant> {
+    const bearer = bearerToken(header);
     if (bearer?.startsWith(SECRET_TOKEN_PREFIX)) {
       const projectId = await this.secretProject(bearer);
       if (projectId === null) throw authenticationFailed('Project secret API key invalid.');
@@ -71,7 +105,7 @@ export class SdkAuth {
         if (tokenProject === null) throw projectTokenUnknown();
         if (tokenProject !== projectId) throw permissionDenied('The project token and the secret API key belong to different projects.');
       }
-      return projectId;
+      return { projectId, keyId: null };
     }
 
     if (!header?.trim()) throw notAuthenticated();
@@ -91,7 +125,7 @@ export class SdkAuth {
     const project = orNotFound(await this.authenticator.project(projectId));
     const refusal = projectRefusal(principal, project);
     if (refusal) throw refusal;
-    return projectId;
+    return { projectId, keyId: principal.keyId };
   }
 
   private async secretProject(token: string): Promise<number | null> {
@@ -110,6 +144,7 @@ export class SdkAuth {
   private clearSecrets(): void {
     this.secretsGeneration += 1;
     this.secrets.clear();
+    this.grants.clear();
   }
 }
 

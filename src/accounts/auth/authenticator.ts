@@ -163,6 +163,11 @@ export class Authenticator {
     this.projects.clear();
   }
 
+  /** Records the use of a key whose grant the caller remembered (sdk/auth.ts), as `authenticate` does. */
+  noteKeyUse(keyId: string): void {
+    this.noteUse(keyId, (id) => touchKeyLastUsed(poolWrite(this.pool), id));
+  }
+
   /** Records a key's or session's use at most once a minute (last_used_at, the idle limit's clock). */
   private noteUse(id: string, touch: (id: string) => Promise<void>): void {
     if (this.lastUsedWrites.get(id)) return;

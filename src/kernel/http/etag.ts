@@ -66,31 +66,51 @@ export class StoredBody {
   }
 }
 
+/** An answer with the headers it carries, made without a Fastify reply (kernel/http/raw-answers.ts). */
+export interface RevalidatedAnswer {
+  status: number;
+  headers: Record<string, string>;
+  /** null: no body (a 304). */
+  payload: Buffer | string | null;
+}
+
 /**
  * The answer for an already serialised body with its ETag, for clients to revalidate every time
- * (`private, must-revalidate`), or a 304 when `If-None-Match` names that tag; its headers are set
- * on the reply. A `StoredBody` goes gzipped to clients that accept gzip (once it is compressed).
+ * (`private, must-revalidate`), or a 304 when `If-None-Match` names that tag. A `StoredBody` goes
+ * gzipped to clients that accept gzip (once it is compressed).
  */
+export function revalidation(
+  ifNoneMatch: string | string[] | undefined,
+  acceptEncoding: string | string[] | undefined,
+  body: string | StoredBody,
+  etag: string = typeof body === 'string' ? weakEtag(body) : body.etag,
+  contentType: string = JSON_CONTENT_TYPE,
+): RevalidatedAnswer {
+  const headers: Record<string, string> = { etag, 'cache-control': 'private, must-revalidate' };
+  const stored = typeof body === 'string' ? null : body;
+  if (stored?.compressible) headers.vary = 'accept-encoding';
+  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return { status: 304, headers, payload: null };
+  headers['content-type'] = contentType;
+  if (stored === null) return { status: 200, headers, payload: body as string };
+  const gzipped = stored.compressible && acceptsGzip(acceptEncoding) ? stored.gzip() : null;
+  if (gzipped !== null) {
+    headers['content-encoding'] = 'gzip';
+    return { status: 200, headers, payload: gzipped };
+  }
+  return { status: 200, headers, payload: stored.bytes };
+}
+
+/** `revalidation`'s answer with its headers set on the reply. */
 export function revalidated(
   request: FastifyRequest,
   reply: FastifyReply,
   body: string | StoredBody,
-  etag: string = typeof body === 'string' ? weakEtag(body) : body.etag,
-  contentType: string = JSON_CONTENT_TYPE,
+  etag?: string,
+  contentType?: string,
 ): EarlyAnswer {
-  reply.header('etag', etag).header('cache-control', 'private, must-revalidate');
-  const stored = typeof body === 'string' ? null : body;
-  if (stored?.compressible) reply.header('vary', 'accept-encoding');
-  const ifNoneMatch = request.headers['if-none-match'];
-  if (etagMatches(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, etag)) return { status: 304, payload: null };
-  reply.header('content-type', contentType);
-  if (stored === null) return { status: 200, payload: body as string };
-  const gzipped = stored.compressible && acceptsGzip(request.headers['accept-encoding']) ? stored.gzip() : null;
-  if (gzipped !== null) {
-    reply.header('content-encoding', 'gzip');
-    return { status: 200, payload: gzipped };
-  }
-  return { status: 200, payload: stored.bytes };
+  const answer = revalidation(request.headers['if-none-match'], request.headers['accept-encoding'], body, etag, contentType);
+  reply.headers(answer.headers);
+  return { status: answer.status, payload: answer.payload };
 }
 
 /**

@@ -53,16 +53,23 @@ function isManagementApi(path: string): boolean {
   return path.startsWith('/api/') && !path.startsWith('/api/schema');
 }
 
-export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  reply.header('x-content-type-options', 'nosniff');
-  const contentType = String(reply.getHeader('content-type') ?? '');
+/**
+ * The security headers of an answer with this content type (empty: none) to a request for this
+ * path (the route's pattern when one matched); `cache-control` only when the answer chose none.
+ */
+export function securityHeaders(path: string, contentType: string, hasCacheControl: boolean): Record<string, string> {
+  const headers: Record<string, string> = { 'x-content-type-options': 'nosniff' };
   // A file streamed by @fastify/static gets its type after this hook: no type yet is a document too.
-  const path = pathOf(request);
   if (!isJson(contentType)) {
-    const policy = path.startsWith('/api/schema/swagger-ui') ? SWAGGER_UI_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
-    reply.headers({ 'content-security-policy': policy, ...FRAMING_AND_REFERRER });
+    headers['content-security-policy'] = path.startsWith('/api/schema/swagger-ui') ? SWAGGER_UI_CONTENT_SECURITY_POLICY : CONTENT_SECURITY_POLICY;
+    Object.assign(headers, FRAMING_AND_REFERRER);
   }
-  if (isManagementApi(path) && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+  if (isManagementApi(path) && !hasCacheControl) headers['cache-control'] = 'no-store';
+  return headers;
+}
+
+export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.headers(securityHeaders(pathOf(request), String(reply.getHeader('content-type') ?? ''), reply.hasHeader('cache-control')));
 }
 
 export function installSecurityHeaders(app: FastifyInstance): void {

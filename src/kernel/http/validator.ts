@@ -3,6 +3,7 @@ import addFormatsModule from 'ajv-formats';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isStorableDateTime } from '../time.ts';
 import { addDrfBooleanKeyword, withDrfBooleans } from './drf-boolean.ts';
+import { lazyValidator } from './lazy-schemas.ts';
 
 // ajv-formats is CommonJS; under NodeNext its default export arrives wrapped.
 type AddFormats = (ajv: Ajv) => Ajv;
@@ -34,8 +35,11 @@ function makeAjv(coerce: boolean): Ajv {
 const bodyAjv = makeAjv(false);
 const queryAjv = makeAjv(true);
 
+/** Compiled on the route's first request (lazy-schemas.ts). */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
   // Booleans are read as DRF reads them, in bodies and query strings alike ("true", "False", "1", "on" …).
-  return ajv.compile(withDrfBooleans(schema as object)) as ValidateFunction;
+  // Rewritten now (a copy): what is compiled later cannot be changed meanwhile.
+  const rewritten = withDrfBooleans(schema as object);
+  return lazyValidator(() => ajv.compile(rewritten) as ValidateFunction);
 };

@@ -9,7 +9,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { EarlyAnswer } from '../../kernel/http/early-answer.ts';
-import { revalidated } from '../../kernel/http/etag.ts';
+import { revalidated, revalidation } from '../../kernel/http/etag.ts';
+import type { RawAnswer, RawRequest } from '../../kernel/http/raw-answers.ts';
 import type { SdkDeps } from '../deps.ts';
 import { queryFlag } from '../flags-request.ts';
 import { DefinitionsQuery, DefinitionsResponse, ProjectParams } from '../schemas.ts';
@@ -46,6 +47,17 @@ function early(app: FastifyInstance, deps: SdkDeps, pathProject?: (request: Fast
   return app.earlyAnswers.hooks((request, reply) => answer(deps, request, reply, pathProject?.(request)));
 }
 
+/**
+ * A poll answered before Fastify routes it (kernel/http/raw-answers.ts): the remembered grant,
+ * then the cached bytes. A poll it cannot answer (no grant, a refusal) goes to the route.
+ */
+async function rawAnswer(deps: SdkDeps, request: RawRequest): Promise<RawAnswer> {
+  const projectId = await deps.auth.definitionsGrant(request.headers.authorization, request.query.token || null);
+  const sendCohorts = 'send_cohorts' in request.query && queryFlag(request.query.send_cohorts);
+  const view = await deps.cache.view(projectId);
+  return revalidation(request.headers['if-none-match'], request.headers['accept-encoding'], view.definitions(sendCohorts));
+}
+
 function schema(summary: string, withProject: boolean) {
   return {
     tags: TAGS,
@@ -62,6 +74,7 @@ function schema(summary: string, withProject: boolean) {
 export function definitionsRoutes(deps: SdkDeps) {
   return async function register(app: FastifyInstance): Promise<void> {
     for (const url of DEFINITIONS_PATHS) {
+      app.rawAnswers.get(url, (request) => rawAnswer(deps, request));
       app.get(
         url,
         { config: { public: {} }, schema: schema(`Flag definitions for local evaluation (${url})`, false), ...early(app, deps) },
