@@ -33,8 +33,35 @@ export async function recordActivity(db: WriteTx, entry: NewActivity): Promise<v
     [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, entry.userId === null, entry.detail],
   );
   const unit = unitRunningOn(db);
-  if (!unit) return;
+  if (unit) await followActivity(unit, entry);
+}
+
+/** The followers of `entry`, for an entry written later by `activityInsertCte` (same transaction). */
+export async function followActivity(unit: UnitOfWork, entry: NewActivity): Promise<void> {
   for (const follower of unit.contributions(ACTIVITY_FOLLOWERS)) await follower(unit, entry);
+}
+
+/**
+ * A data-modifying CTE body writing `entries` in one statement, for a writer that folds its entries
+ * into a statement of its own (the flags writer's last one); appends its parameters to `params`.
+ * The caller runs `followActivity` for each entry on the same transaction.
+ */
+export function activityInsertCte(entries: readonly NewActivity[], params: unknown[]): string {
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const columns = [
+    at(entries.map((e) => e.projectId)),
+    at(entries.map((e) => e.scope)),
+    at(entries.map((e) => e.itemId)),
+    at(entries.map((e) => e.activity)),
+    at(entries.map((e) => e.userId)),
+    at(entries.map((e) => JSON.stringify(e.detail))),
+  ];
+  return `INSERT INTO activity_log (project_id, scope, item_id, activity, user_id, is_system, detail)
+       SELECT e.project_id, e.scope, e.item_id, e.activity, e.user_id, e.user_id IS NULL, e.detail::jsonb
+         FROM unnest(${columns[0]}::int[], ${columns[1]}::text[], ${columns[2]}::text[], ${columns[3]}::text[], ${columns[4]}::int[], ${columns[5]}::text[])
+              WITH ORDINALITY AS e(project_id, scope, item_id, activity, user_id, detail, n)
+        ORDER BY e.n
+       RETURNING 1`;
 }
 
 export interface ActivityFilter {
