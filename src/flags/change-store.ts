@@ -1,12 +1,13 @@
 import type { WriteTx } from '../db/unit-of-work.ts';
+import type { FoldedFollow } from '../accounts/activity/store.ts';
 import type { ReadHandle } from '../db/pool.ts';
 import { FLAG_COLUMNS, FLAG_JOINS } from './store.ts';
 import type { FlagRecord } from './record.ts';
 
 /** What a flag writing unit sends in its last statement beside the counter bump. */
 export interface FoldedWrites {
-  /** Activity entries to write (a CTE body from the activity store, its parameters already in `params`). */
-  activityCte: string | null;
+  /** Rows written by CTEs of the statement (activity entries and their followers' rows), their parameters in `params`. */
+  ctes: readonly FoldedFollow[];
   /** Change notices (payloads) to send on `channel`. */
   notices: { channel: string; payloads: readonly string[] } | null;
   params: unknown[];
@@ -15,27 +16,23 @@ export interface FoldedWrites {
 /**
  * Bumps the project's flag change counter once and stamps the flags written (`ids`) with the new
  * count; answers it. Runs last in the writing unit of work: the counter's row lock is held from here
- * to COMMIT only, and the counts commit in order. `folded`: the unit's deferred activity entries and
- * change notices, written by the same statement (one round trip for all three).
+ * to COMMIT only, and the counts commit in order. `folded`: the unit's deferred activity entries,
+ * their followers' rows and its change notices, written by the same statement (one round trip).
  */
 export async function bumpFlagChanges(db: WriteTx, projectId: number, ids: readonly number[], folded?: FoldedWrites): Promise<number> {
   const params: unknown[] = folded ? folded.params : [];
   const project = `$${params.push(projectId)}`;
   const flagIds = `$${params.push(ids)}`;
-  const ctes: string[] = [];
-  const counts: string[] = [];
-  if (folded?.activityCte) {
-    ctes.push(`entries AS (${folded.activityCte})`);
-    counts.push('(SELECT count(*) FROM entries)');
-  }
+  const ctes = (folded?.ctes ?? []).map((written, i) => `w${i} AS (${written.cte})`);
+  const counts = ctes.map((_, i) => `(SELECT count(*)::int FROM w${i}) AS w${i}`);
   if (folded?.notices && folded.notices.payloads.length > 0) {
     const channel = `$${params.push(folded.notices.channel)}`;
     const payloads = `$${params.push(folded.notices.payloads)}`;
     ctes.push(`notices AS (SELECT pg_notify(${channel}, n) FROM unnest(${payloads}::text[]) AS n)`);
-    counts.push('(SELECT count(*) FROM notices)');
+    counts.push('(SELECT count(*)::int FROM notices) AS notices');
   }
-  // A CTE that is not read is not run: the entries and notices are counted in the answer.
-  const { rows } = await db.query<{ counter: number }>(
+  // A CTE that is not read is not run: each is counted in the answer.
+  const { rows } = await db.query<Record<string, number>>(
     `WITH ${ctes.map((cte) => `${cte},\n`).join('')}bump AS (
        INSERT INTO flag_change_counters AS c (project_id, counter) VALUES (${project}, 1)
        ON CONFLICT (project_id) DO UPDATE SET counter = c.counter + 1
@@ -43,10 +40,12 @@ export async function bumpFlagChanges(db: WriteTx, projectId: number, ids: reado
      stamp AS (
        UPDATE feature_flags f SET change_seq = bump.counter FROM bump
         WHERE f.project_id = ${project} AND f.id = ANY(${flagIds}::int[]))
-     SELECT counter${counts.map((count, i) => `, ${count} AS c${i}`).join('')} FROM bump`,
+     SELECT counter${counts.map((count) => `, ${count}`).join('')} FROM bump`,
     params,
   );
-  return rows[0].counter;
+  const [row] = rows;
+  folded?.ctes.forEach((written, i) => written.written(row[`w${i}`] ?? 0));
+  return row.counter;
 }
 
 /** The count of committed flag writes of each project asked about (0: never written). */

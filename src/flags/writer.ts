@@ -11,7 +11,7 @@
  * it rolls back with the savepoint.
  */
 import { unitRunningOn, type UnitOfWork, type WriteTx } from '../db/unit-of-work.ts';
-import { activityInsertCte, followActivity, recordActivity, type NewActivity } from '../accounts/activity/store.ts';
+import { activityInsertCtes, recordActivity, type NewActivity } from '../accounts/activity/store.ts';
 import { CHANGES_CHANNEL, type ChangeBus } from '../kernel/changes/bus.ts';
 import { flagActivityEntry, type ActivityTrigger } from './activity.ts';
 import { bumpFlagChanges, type FoldedWrites } from './change-store.ts';
@@ -58,30 +58,25 @@ function writesOf(bus: ChangeBus, root: UnitOfWork): UnitWrites {
 }
 
 async function finishFlagWrites(bus: ChangeBus, root: UnitOfWork, client: WriteTx, writes: UnitWrites): Promise<void> {
-  // The entries' followers (the webhooks outbox) first, so that the counter's row lock is held briefest.
-  for (const entry of writes.entries) await followActivity(root, entry);
   const byProject = new Map<number, FlagRecord[]>();
   for (const flag of writes.flags) {
     const flags = byProject.get(flag.project_id);
     if (flags) flags.push(flag);
     else byProject.set(flag.project_id, [flag]);
   }
+  // The entries, their followers' rows (the webhooks outbox) and the notices go with the first bump.
+  const params: unknown[] = [];
+  const ctes = await activityInsertCtes(root, writes.entries, params);
+  const payloads = bus.takeNotices(root);
+  let folded: FoldedWrites | undefined = { ctes, notices: payloads ? { channel: CHANGES_CHANNEL, payloads } : null, params };
   // In project order, so that two units writing flags of the same projects cannot deadlock here.
   // A flag whose savepoint rolled back is stamped all the same, which only makes caches read it again.
-  let folded: FoldedWrites | undefined = foldedWrites(bus, root, writes.entries);
   for (const projectId of [...byProject.keys()].sort((a, b) => a - b)) {
     const flags = byProject.get(projectId) ?? [];
     const count = await bumpFlagChanges(client, projectId, [...new Set(flags.map((flag) => flag.id))], folded);
     folded = undefined;
     for (const flag of flags) flag.change_seq = count;
   }
-}
-
-function foldedWrites(bus: ChangeBus, root: UnitOfWork, entries: readonly NewActivity[]): FoldedWrites {
-  const params: unknown[] = [];
-  const activityCte = entries.length > 0 ? activityInsertCte(entries, params) : null;
-  const payloads = bus.takeNotices(root);
-  return { activityCte, notices: payloads ? { channel: CHANGES_CHANNEL, payloads } : null, params };
 }
 
 export async function commitFlagWrite(deps: Pick<FlagWriteDeps, 'bus' | 'flagCache'>, unit: UnitOfWork, write: FlagWrite): Promise<void> {
