@@ -1,6 +1,5 @@
-import type { WriteTx } from '../db/unit-of-work.ts';
 import { diffChanges, type Change } from '../accounts/activity/changes.ts';
-import { recordActivity } from '../accounts/activity/store.ts';
+import type { NewActivity } from '../accounts/activity/store.ts';
 import { presentFlagBody } from './present.ts';
 import type { FlagRecord } from './record.ts';
 
@@ -52,17 +51,16 @@ function activityName(before: FlagRecord | null, changes: Change[]): string {
   return 'updated';
 }
 
-/** Writes the entry for a create (`before` null) or an update; runs on the change's own transaction. */
-export async function recordFlagActivity(
-  db: WriteTx,
+/** The entry of a create (`before` null) or an update; null when the update changed nothing PostHog compares. */
+export function flagActivityEntry(
   before: FlagRecord | null,
   after: FlagRecord,
   userId: number | null,
   trigger: ActivityTrigger | null = null,
-): Promise<void> {
+): NewActivity | null {
   const changes = before === null ? [] : diffChanges('FeatureFlag', comparable(before), comparable(after), COMPARED_FIELDS);
-  if (before !== null && changes.length === 0) return;
-  await recordActivity(db, {
+  if (before !== null && changes.length === 0) return null;
+  return {
     projectId: after.project_id,
     scope: FLAG_ACTIVITY_SCOPE,
     itemId: String(after.id),
@@ -70,5 +68,5 @@ export async function recordFlagActivity(
     userId,
     detail: { changes, trigger, type: null, name: after.key, short_id: null },
     subject: () => ({ ...presentFlagBody(after) }),
-  });
+  };
 }

@@ -1,26 +1,51 @@
 import type { WriteTx } from '../db/unit-of-work.ts';
+import type { FoldedFollow } from '../accounts/activity/store.ts';
 import type { ReadHandle } from '../db/pool.ts';
 import { FLAG_COLUMNS, FLAG_JOINS } from './store.ts';
 import type { FlagRecord } from './record.ts';
 
+/** What a flag writing unit sends in its last statement beside the counter bump. */
+export interface FoldedWrites {
+  /** Rows written by CTEs of the statement (activity entries and their followers' rows), their parameters in `params`. */
+  ctes: readonly FoldedFollow[];
+  /** Change notices (payloads) to send on `channel`. */
+  notices: { channel: string; payloads: readonly string[] } | null;
+  params: unknown[];
+}
+
 /**
  * Bumps the project's flag change counter once and stamps the flags written (`ids`) with the new
  * count; answers it. Runs last in the writing unit of work: the counter's row lock is held from here
- * to COMMIT only, and the counts commit in order.
+ * to COMMIT only, and the counts commit in order. `folded`: the unit's deferred activity entries,
+ * their followers' rows and its change notices, written by the same statement (one round trip).
  */
-export async function bumpFlagChanges(db: WriteTx, projectId: number, ids: readonly number[]): Promise<number> {
-  const { rows } = await db.query<{ counter: number }>(
-    `WITH bump AS (
-       INSERT INTO flag_change_counters AS c (project_id, counter) VALUES ($1, 1)
+export async function bumpFlagChanges(db: WriteTx, projectId: number, ids: readonly number[], folded?: FoldedWrites): Promise<number> {
+  const params: unknown[] = folded ? folded.params : [];
+  const project = `$${params.push(projectId)}`;
+  const flagIds = `$${params.push(ids)}`;
+  const ctes = (folded?.ctes ?? []).map((written, i) => `w${i} AS (${written.cte})`);
+  const counts = ctes.map((_, i) => `(SELECT count(*)::int FROM w${i}) AS w${i}`);
+  if (folded?.notices && folded.notices.payloads.length > 0) {
+    const channel = `$${params.push(folded.notices.channel)}`;
+    const payloads = `$${params.push(folded.notices.payloads)}`;
+    ctes.push(`notices AS (SELECT pg_notify(${channel}, n) FROM unnest(${payloads}::text[]) AS n)`);
+    counts.push('(SELECT count(*)::int FROM notices) AS notices');
+  }
+  // A CTE that is not read is not run: each is counted in the answer.
+  const { rows } = await db.query<Record<string, number>>(
+    `WITH ${ctes.map((cte) => `${cte},\n`).join('')}bump AS (
+       INSERT INTO flag_change_counters AS c (project_id, counter) VALUES (${project}, 1)
        ON CONFLICT (project_id) DO UPDATE SET counter = c.counter + 1
        RETURNING counter),
      stamp AS (
        UPDATE feature_flags f SET change_seq = bump.counter FROM bump
-        WHERE f.project_id = $1 AND f.id = ANY($2::int[]))
-     SELECT counter FROM bump`,
-    [projectId, ids],
+        WHERE f.project_id = ${project} AND f.id = ANY(${flagIds}::int[]))
+     SELECT counter${counts.map((count) => `, ${count}`).join('')} FROM bump`,
+    params,
   );
-  return rows[0].counter;
+  const [row] = rows;
+  folded?.ctes.forEach((written, i) => written.written(row[`w${i}`] ?? 0));
+  return row.counter;
 }
 
 /** The count of committed flag writes of each project asked about (0: never written). */

@@ -66,6 +66,41 @@ export async function enqueueWithContext(
   );
 }
 
+/** A message of a change, to every enabled endpoint of its project that takes its type. */
+export interface FoldedMessage {
+  projectId: number;
+  type: string;
+  timestamp: string;
+  actorId: number | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * A CTE body writing `messages` to the endpoints that take them, found by the insert itself (no
+ * read before it; none written when no endpoint takes them), `data.project` and `data.actor` filled
+ * in as enqueueWithContext does; a row per delivery written. Its parameters are appended to `params`.
+ */
+export function outboxInsertCte(messages: readonly FoldedMessage[], params: unknown[]): string {
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const projects = at(messages.map((m) => m.projectId));
+  const ids = at(messages.map(() => newMessageId()));
+  const types = at(messages.map((m) => m.type));
+  const timestamps = at(messages.map((m) => m.timestamp));
+  const actors = at(messages.map((m) => m.actorId));
+  const data = at(messages.map((m) => JSON.stringify(m.data)));
+  return `INSERT INTO webhook_deliveries (endpoint_id, project_id, message_id, event_type, payload)
+     SELECT w.id, m.project_id, m.message_id, m.type, jsonb_build_object('type', m.type, 'timestamp', m.at, 'data',
+              jsonb_build_object(
+                'project', (SELECT jsonb_build_object('id', p.id, 'name', p.name) FROM projects p WHERE p.id = m.project_id),
+                'actor', (SELECT jsonb_build_object('id', u.id, 'uuid', u.uuid, 'first_name', u.first_name, 'email', u.email) FROM users u WHERE u.id = m.actor_id)
+              ) || m.data::jsonb)
+       FROM unnest(${projects}::int[], ${ids}::text[], ${types}::text[], ${timestamps}::text[], ${actors}::int[], ${data}::text[])
+              WITH ORDINALITY AS m(project_id, message_id, type, at, actor_id, data, n)
+       JOIN webhook_endpoints w ON w.project_id = m.project_id AND w.enabled AND (w.events @> ARRAY[m.type] OR w.events @> ARRAY['*']::text[])
+      ORDER BY m.n, w.id
+     RETURNING 1`;
+}
+
 /** Several messages to the same endpoints in one statement (a batch of survey responses). */
 export async function enqueueMessages(db: WriteTx, projectId: number, endpointIds: readonly string[], messages: readonly WebhookMessage[]): Promise<void> {
   if (endpointIds.length === 0 || messages.length === 0) return;

@@ -17,11 +17,23 @@ export interface NewActivity {
   subject?: () => Record<string, unknown>;
 }
 
+/** Rows a follower writes in the statement that writes the entries: a CTE body, told how many rows it wrote. */
+export interface FoldedFollow {
+  cte: string;
+  written: (rows: number) => void;
+}
+
 /**
  * Told of every activity entry inside its change's transaction, so an area can write a row of its
  * own beside it (the webhooks outbox): the change, its entry and that row commit or roll back together.
+ * `follow` runs after an entry written on its own; `fold`, when given, instead answers the rows of
+ * several entries as a CTE of the statement that writes them (`activityInsertCtes`), its parameters
+ * appended to `params`, or null when it has none to write.
  */
-export type ActivityFollower = (unit: UnitOfWork, entry: NewActivity) => Promise<void>;
+export interface ActivityFollower {
+  follow: (unit: UnitOfWork, entry: NewActivity) => Promise<void>;
+  fold?: (unit: UnitOfWork, entries: readonly NewActivity[], params: unknown[]) => Promise<FoldedFollow | null>;
+}
 
 export const ACTIVITY_FOLLOWERS = new ExtensionPoint<ActivityFollower>('activity followers');
 
@@ -33,8 +45,50 @@ export async function recordActivity(db: WriteTx, entry: NewActivity): Promise<v
     [entry.projectId, entry.scope, entry.itemId, entry.activity, entry.userId, entry.userId === null, entry.detail],
   );
   const unit = unitRunningOn(db);
-  if (!unit) return;
-  for (const follower of unit.contributions(ACTIVITY_FOLLOWERS)) await follower(unit, entry);
+  if (unit) await followActivity(unit, entry);
+}
+
+/** The followers of `entry`, written on its own just now. */
+async function followActivity(unit: UnitOfWork, entry: NewActivity): Promise<void> {
+  for (const follower of unit.contributions(ACTIVITY_FOLLOWERS)) await follower.follow(unit, entry);
+}
+
+/**
+ * The CTE bodies of one statement writing `entries` and their followers' rows, for a writer that
+ * folds its entries into a statement of its own (the flags writer's last one); their parameters are
+ * appended to `params`. A follower that cannot fold runs now, on the same transaction. Each CTE
+ * answers a row per row written; the caller tells `written` how many it wrote.
+ */
+export async function activityInsertCtes(unit: UnitOfWork, entries: readonly NewActivity[], params: unknown[]): Promise<FoldedFollow[]> {
+  const ctes: FoldedFollow[] = [];
+  if (entries.length === 0) return ctes;
+  for (const follower of unit.contributions(ACTIVITY_FOLLOWERS)) {
+    if (!follower.fold) {
+      for (const entry of entries) await follower.follow(unit, entry);
+      continue;
+    }
+    const folded = await follower.fold(unit, entries, params);
+    if (folded !== null) ctes.push(folded);
+  }
+  const at = (value: unknown) => `$${params.push(value)}`;
+  const columns = [
+    at(entries.map((e) => e.projectId)),
+    at(entries.map((e) => e.scope)),
+    at(entries.map((e) => e.itemId)),
+    at(entries.map((e) => e.activity)),
+    at(entries.map((e) => e.userId)),
+    at(entries.map((e) => JSON.stringify(e.detail))),
+  ];
+  ctes.unshift({
+    cte: `INSERT INTO activity_log (project_id, scope, item_id, activity, user_id, is_system, detail)
+       SELECT e.project_id, e.scope, e.item_id, e.activity, e.user_id, e.user_id IS NULL, e.detail::jsonb
+         FROM unnest(${columns[0]}::int[], ${columns[1]}::text[], ${columns[2]}::text[], ${columns[3]}::text[], ${columns[4]}::int[], ${columns[5]}::text[])
+              WITH ORDINALITY AS e(project_id, scope, item_id, activity, user_id, detail, n)
+        ORDER BY e.n
+       RETURNING 1`,
+    written: () => {},
+  });
+  return ctes;
 }
 
 export interface ActivityFilter {

@@ -64,11 +64,16 @@ function changesGrants(change: Change): boolean {
  * sessions, members or projects also moves the auth change counter on the same transaction.
  */
 export async function notifyChanges(client: WriteTx, changes: readonly Change[], origin: string): Promise<void> {
+  if (changes.length === 0) return;
   if (changes.some(changesGrants)) await client.query('UPDATE auth_change_counter SET counter = counter + 1');
-  const at = Date.now();
-  const envelopes = changes.map((change) => JSON.stringify({ origin, change, at } satisfies Envelope));
+  const envelopes = noticePayloads(changes, origin);
   if (envelopes.length === 1) await client.query('SELECT pg_notify($1, $2)', [CHANGES_CHANNEL, envelopes[0]]);
   else await client.query('SELECT pg_notify($1, e) FROM unnest($2::text[]) AS e', [CHANGES_CHANNEL, envelopes]);
+}
+
+function noticePayloads(changes: readonly Change[], origin: string): string[] {
+  const at = Date.now();
+  return changes.map((change) => JSON.stringify({ origin, change, at } satisfies Envelope));
 }
 
 /**
@@ -141,6 +146,19 @@ export class ChangeBus {
     unit.afterCommit(() => {
       for (const change of changes) this.hear(change);
     });
+  }
+
+  /**
+   * The payloads of the notices `unit`'s transaction has yet to send, handed to a writer that sends
+   * them on CHANGES_CHANNEL in a statement of its own on that transaction (the flags writer's last
+   * one), so the bus does not send them again. Null when there are none, or when one of them also
+   * moves the auth change counter (the bus sends those itself).
+   */
+  takeNotices(unit: UnitOfWork): string[] | null {
+    const root = unitRunningOn(unit.client) ?? unit;
+    const pending = this.pending.get(root);
+    if (!pending || pending.length === 0 || pending.some(changesGrants)) return null;
+    return noticePayloads(pending.splice(0), this.origin);
   }
 
   /** Every subscriber hears every change once: this process's own from the unit of work, the others' over LISTEN. */
