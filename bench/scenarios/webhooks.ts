@@ -1,9 +1,10 @@
 /**
  * Webhooks under a burst (issue 21): three endpoints in the bench process, one answering 200 at
- * once, one after 2 s, one 500; BENCH_WEBHOOK_CHANGES flag changes (PATCHes, 8 at a time) to flags
- * all three listen to. Measured:
+ * once, one after 2 s, one 500; BENCH_WEBHOOK_CHANGES flag changes (PATCHes, 8 at a time, as fast as
+ * they go or paced at BENCH_WEBHOOK_RATE a second) to flags all three listen to. Measured:
  * - every change reaches the fine endpoint (none lost), and how many arrived twice (at-least-once);
- * - the failing endpoint's gaps between attempts of one message, against the schedule (15 s, then 1 min, ±20 %);
+ * - the failing endpoint's gaps between attempts of one message, against the schedule (15 s, then 1 min, ±20 %),
+ *   and the lateness of its retries (a sample's scheduled times read from the outbox, against arrival);
  * - flag PATCH latency (one after another, on a flag of its own) idle, during the write burst, and
  *   while the outbox drains, as p50/p99 and the ratio to idle; and during a control burst (the same
  *   changes and writers before any endpoint is subscribed), so the cost webhooks add shows apart from
@@ -31,12 +32,17 @@ interface Receiver {
   /** The flag versions (key:version) delivered. */
   changes: Set<string>;
   requests: number;
+  /** The most requests it was answering at once. */
+  maxConcurrent: number;
   close(): Promise<void>;
 }
 
 async function startReceiver(status: number, delayMs: number): Promise<Receiver> {
-  const receiver: Receiver = { url: '', arrivals: new Map(), changes: new Set(), requests: 0, close: async () => {} };
+  const receiver: Receiver = { url: '', arrivals: new Map(), changes: new Set(), requests: 0, maxConcurrent: 0, close: async () => {} };
+  let answering = 0;
   const server = http.createServer((request, response) => {
+    answering++;
+    receiver.maxConcurrent = Math.max(receiver.maxConcurrent, answering);
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
@@ -52,7 +58,10 @@ async function startReceiver(status: number, delayMs: number): Promise<Receiver>
       } catch {
         // counted as a request all the same
       }
-      setTimeout(() => response.writeHead(status).end(status === 200 ? 'ok' : 'broken'), delayMs);
+      setTimeout(() => {
+        answering--;
+        response.writeHead(status).end(status === 200 ? 'ok' : 'broken');
+      }, delayMs);
     });
   });
   server.keepAliveTimeout = 1000;
@@ -93,6 +102,72 @@ async function scheduledGaps(databaseUrl: string, url: string): Promise<{ attemp
   }
 }
 
+/**
+ * Retry lateness on the failing endpoint: for a sample of its messages, the time each retry was
+ * scheduled for (read from the outbox while the row waits) against when it reached the receiver.
+ */
+class RetryLateness {
+  private readonly tracked = new Set<string>();
+  /** webhook-id → attempt number → when the attempt after it was scheduled (ms). */
+  private readonly scheduled = new Map<string, Map<number, number>>();
+  private seen = 0;
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<void> = Promise.resolve();
+  private readonly client: pg.Client;
+
+  constructor(databaseUrl: string, private readonly receiver: Receiver, private readonly sampleEvery: number, private readonly maxTracked = 300) {
+    this.client = new pg.Client({ connectionString: databaseUrl });
+  }
+
+  async start(endpointUrl: string): Promise<void> {
+    await this.client.connect();
+    const { rows } = await this.client.query<{ id: string }>('SELECT id FROM webhook_endpoints WHERE url = $1', [endpointUrl]);
+    const endpointId = rows[0].id;
+    this.timer = setInterval(() => {
+      this.polling = this.polling.then(() => this.poll(endpointId)).catch(() => undefined);
+    }, 500);
+  }
+
+  private async poll(endpointId: string): Promise<void> {
+    for (const id of this.receiver.arrivals.keys()) {
+      if (this.tracked.size >= this.maxTracked) break;
+      if (this.tracked.has(id)) continue;
+      if (this.seen++ % this.sampleEvery === 0) this.tracked.add(id);
+    }
+    if (this.tracked.size === 0) return;
+    const { rows } = await this.client.query<{ message_id: string; attempts: number; due: Date }>(
+      `SELECT message_id, attempts, next_attempt_at AS due FROM webhook_deliveries
+        WHERE endpoint_id = $1 AND status = 'pending' AND attempts > 0 AND in_flight_until IS NULL AND message_id = ANY($2)`,
+      [endpointId, [...this.tracked]],
+    );
+    for (const row of rows) {
+      const byAttempt = this.scheduled.get(row.message_id) ?? new Map<number, number>();
+      byAttempt.set(row.attempts, row.due.getTime());
+      this.scheduled.set(row.message_id, byAttempt);
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.polling;
+    await this.client.end();
+  }
+
+  /** Seconds each retry (attempt 2, attempt 3) came after its scheduled time. */
+  lateness(): { afterAttempt1: number[]; afterAttempt2: number[] } {
+    const result = { afterAttempt1: [] as number[], afterAttempt2: [] as number[] };
+    for (const [id, byAttempt] of this.scheduled) {
+      const times = this.receiver.arrivals.get(id) ?? [];
+      for (const [attempt, due] of byAttempt) {
+        const arrived = times[attempt];
+        if (arrived === undefined) continue;
+        (attempt === 1 ? result.afterAttempt1 : attempt === 2 ? result.afterAttempt2 : []).push((arrived - due) / 1000);
+      }
+    }
+    return result;
+  }
+}
+
 interface Latency {
   samples: number;
   p50: number;
@@ -111,10 +186,20 @@ function changesFromEnv(): number {
   return raw;
 }
 
+/** BENCH_WEBHOOK_RATE: changes per second in all (the writers paced); unset: as fast as the writers go. */
+function rateFromEnv(): number | null {
+  const raw = process.env.BENCH_WEBHOOK_RATE;
+  if (raw === undefined || raw === '') return null;
+  const rate = Number(raw);
+  if (!Number.isFinite(rate) || rate <= 0) throw new Error('BENCH_WEBHOOK_RATE must be a positive number of changes per second');
+  return rate;
+}
+
 export const webhooksScenario: Scenario = {
   name: 'webhooks',
   async run(config: BenchConfig, log: Log) {
     const changes = changesFromEnv();
+    const rate = rateFromEnv();
     const fine = await startReceiver(200, 0);
     const slow = await startReceiver(200, 2000);
     const failing = await startReceiver(500, 0);
@@ -150,6 +235,11 @@ export const webhooksScenario: Scenario = {
         const writer = async () => {
           while (next < changes) {
             const i = next++;
+            // Paced (BENCH_WEBHOOK_RATE): change i is not made before its time.
+            if (rate !== null) {
+              const wait = started + (i * 1000) / rate - performance.now();
+              if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+            }
             await patch(flagIds[i % FLAGS], `change ${i}`);
           }
         };
@@ -175,6 +265,8 @@ export const webhooksScenario: Scenario = {
       const idleDeliveredBaseline = fine.changes.size;
 
       log(`webhooks: ${changes} flag changes, ${WRITERS} at a time, to 3 endpoints`);
+      const lateness = new RetryLateness(target.databaseUrl, failing, Math.max(1, Math.floor(changes / 300)));
+      await lateness.start(failing.url);
       const { probe: duringBurst, seconds: burstSeconds } = await burst();
 
       log('webhooks: PATCH latency while the outbox drains to the fine endpoint');
@@ -199,7 +291,15 @@ export const webhooksScenario: Scenario = {
         const sorted = [...values].sort((a, b) => a - b);
         return { messages: sorted.length, min: round(sorted[0] ?? NaN), p50: round(percentile(sorted, 50)), max: round(sorted.at(-1) ?? NaN) };
       };
+      const lateSummary = (values: number[]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        return { retries: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN) };
+      };
 
+      await lateness.stop();
+      const late = lateness.lateness();
+      const lateFirst = lateSummary(late.afterAttempt1);
+      const lateSecond = lateSummary(late.afterAttempt2);
       const scheduled = await scheduledGaps(target.databaseUrl, failing.url);
       const fineIds = [...fine.arrivals.values()];
       const duplicates = fineIds.reduce((sum, times) => sum + times.length - 1, 0);
@@ -213,25 +313,29 @@ export const webhooksScenario: Scenario = {
         burst: { seconds: round(burstSeconds), changesPerSecond: round(changes / burstSeconds) },
         controlBurst: { seconds: round(control.seconds), changesPerSecond: round(changes / control.seconds) },
         fine: { expected, delivered: fine.changes.size, lost, requests: fine.requests, duplicates, drainSeconds: round(drainSeconds) },
-        slow: { requests: slow.requests, messages: slow.arrivals.size },
+        slow: { requests: slow.requests, messages: slow.arrivals.size, maxConcurrent: slow.maxConcurrent },
         failing: {
           messages: failing.arrivals.size,
           requests: failing.requests,
           firstRetryGapSeconds: gapSummary(gaps.first),
           secondRetryGapSeconds: gapSummary(gaps.second),
           scheduledWaitSecondsByAttempt: scheduled,
+          retryLatenessSeconds: { secondAttempt: lateFirst, thirdAttempt: lateSecond },
+          maxConcurrent: failing.maxConcurrent,
         },
+        fineMaxConcurrent: fine.maxConcurrent,
         patchLatencyMs: { idle, duringBurst, duringDrain, duringControlBurst: control.probe },
         p99Ratio: { duringBurst: burstRatio, duringDrain: drainRatio, duringBurstVsControlBurst: webhookCostRatio },
       };
       const report = [
-        `Webhooks: ${changes} flag changes to 3 endpoints (fine, 2 s, 500), Bellwether with WORKERS=1`,
+        `Webhooks: ${changes} flag changes${rate === null ? '' : ` paced at ${rate}/s`} to 3 endpoints (fine, 2 s, 500), Bellwether with WORKERS=1`,
         table([
           ['measure', 'value'],
           ['burst', `${round(burstSeconds)} s (${round(changes / burstSeconds)} changes/s, ${WRITERS} writers)`],
           ['fine endpoint', `${fine.changes.size} of ${expected} changes delivered, ${lost} lost, ${duplicates} duplicates, drained ${round(drainSeconds)} s after the burst`],
-          ['2 s endpoint', `${slow.arrivals.size} messages meanwhile`],
+          ['2 s endpoint', `${slow.arrivals.size} messages meanwhile, at most ${slow.maxConcurrent} at once (fine: ${fine.maxConcurrent}, 500: ${failing.maxConcurrent})`],
           ['500 endpoint', `${failing.arrivals.size} messages; 1st retry gap p50 ${gapSummary(gaps.first).p50} s (${gapSummary(gaps.first).min}–${gapSummary(gaps.first).max}); 2nd p50 ${gapSummary(gaps.second).p50} s (${gaps.second.length} messages)`],
+          ['500 endpoint, retry lateness', `2nd attempt: p50 ${lateFirst.p50} s, p99 ${lateFirst.p99} s, max ${lateFirst.max} s (${lateFirst.retries} sampled); 3rd: p50 ${lateSecond.p50} s, p99 ${lateSecond.p99} s (${lateSecond.retries})`],
           ['500 endpoint, as scheduled', scheduled.map((row) => `after attempt ${row.attempts}: ${row.min}–${row.max} s (${row.rows} rows)`).join('; ')],
           ['PATCH idle', `p50 ${idle.p50} ms, p99 ${idle.p99} ms`],
           ['PATCH during burst', `p50 ${duringBurst.p50} ms, p99 ${duringBurst.p99} ms (${burstRatio}× idle p99)`],
@@ -240,7 +344,7 @@ export const webhooksScenario: Scenario = {
           ['PATCH while draining', `p50 ${duringDrain.p50} ms, p99 ${duringDrain.p99} ms (${drainRatio}× idle p99; ${duringDrain.samples} samples)`],
         ]),
       ].join('\n');
-      return { file: 'webhooks', settings: { changes, writers: WRITERS, flags: FLAGS, retryWaitMs }, report, data };
+      return { file: 'webhooks', settings: { changes, writers: WRITERS, flags: FLAGS, retryWaitMs, changesPerSecond: rate ?? 'unpaced' }, report, data };
     } finally {
       await target.stop();
       await Promise.all([fine.close(), slow.close(), failing.close()]);

@@ -14,49 +14,91 @@ export interface ClaimedDelivery extends DeliveryRow {
 export interface ClaimLimits {
   /** At most this many rows in all. */
   limit: number;
-  /** At most this many in flight to one endpoint, across every process. */
-  perEndpoint: number;
-  /** How long a claimed attempt is reserved: a process that dies mid-attempt leaves it due again after this. */
-  leaseMs: number;
+  /** At most this many rows claimed for an endpoint this process knows nothing of (see `known`). */
+  batch: number;
+  /** Requests in flight to one endpoint at once: a row's lease covers the waves of this many before it. */
+  concurrency: number;
+  /** How long one attempt may take, lease included for recording it. */
+  attemptMs: number;
+  /**
+   * Endpoints this process knows: the rows of each it holds claimed (when any, it alone may claim
+   * more of them), and how many it takes of each at most, those held included.
+   */
+  known: ReadonlyMap<string, { held: number; batch: number }>;
 }
 
 /**
- * Claims due deliveries: locks the endpoints that have some (skipping those another process is
- * claiming for), counts what is already in flight to each, and reserves the oldest due rows up to
- * the endpoint's room. Committed at once, so the reservation outlives this process only for the lease.
- * The lock is NO KEY UPDATE: every write adding an outbox row holds KEY SHARE on its endpoint (the
- * foreign key) until it commits, and FOR UPDATE would skip an endpoint as long as changes keep coming.
+ * Claims due deliveries, round-robin across endpoints. It locks the endpoints that have some
+ * (skipping those another process is claiming for). An endpoint whose rows are leased belongs to
+ * the process holding them: only that one claims more of it (`held`), so the endpoint's concurrency
+ * is one process's to keep, across every process. Per endpoint, two lanes share the room, oldest
+ * due first in each: due retries and first attempts, taken in turn, so a backlog of first attempts
+ * does not make a retry late and a flood of retries does not stall new messages. The rows come back
+ * ranked (every endpoint's first, then every endpoint's second...) and cut at `limit`.
+ *
+ * Each row is leased for the attempts it may wait behind plus its own (its wave at the endpoint's
+ * concurrency, each wave at most `attemptMs`), committed at once: a process that dies leaves its
+ * rows due again when their leases run out. The lock is NO KEY UPDATE: every write adding an outbox
+ * row holds KEY SHARE on its endpoint (the foreign key) until it commits, and FOR UPDATE would skip
+ * an endpoint as long as changes keep coming.
  */
 export async function claimDue(db: WriteTx, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
-  const { rows } = await db.query<ClaimedDelivery>(
-    `WITH locked AS (
-       SELECT e.id FROM webhook_endpoints e
+  const { rows } = await db.query<ClaimedDelivery & { rank: number }>({
+    name: 'webhooks-claim-due',
+    text: `WITH locked AS (
+       SELECT e.id, coalesce(k.held, 0) AS held, coalesce(k.held, 0) > 0 AS mine, coalesce(k.batch, $3) AS batch FROM webhook_endpoints e
+         LEFT JOIN unnest($1::uuid[], $2::int[], $7::int[]) AS k(id, held, batch) ON k.id = e.id
         WHERE e.enabled
           AND EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= now())
         ORDER BY random()
         LIMIT 50
         FOR NO KEY UPDATE OF e SKIP LOCKED
+     ), room AS (
+       SELECT l.id, l.held,
+              CASE WHEN l.mine THEN greatest(0, l.batch - l.held)
+                   WHEN EXISTS (SELECT 1 FROM webhook_deliveries f
+                                 WHERE f.endpoint_id = l.id AND f.status = 'pending' AND f.in_flight_until > now()) THEN 0
+                   ELSE l.batch END AS n
+         FROM locked l
      ), picked AS (
-       SELECT due.id FROM locked l
+       SELECT lane.id, r.held + lane.rank AS position, lane.rank FROM room r
         CROSS JOIN LATERAL (
-          SELECT d.id FROM webhook_deliveries d
-           WHERE d.endpoint_id = l.id AND d.status = 'pending' AND d.next_attempt_at <= now()
-           ORDER BY d.next_attempt_at, d.id
-           LIMIT greatest(0, $1 - (SELECT count(*) FROM webhook_deliveries f
-                                   WHERE f.endpoint_id = l.id AND f.status = 'pending' AND f.in_flight_until > now()))
-        ) due
-        LIMIT $2
+          SELECT both_lanes.id, row_number() OVER (ORDER BY both_lanes.turn, both_lanes.retry DESC) AS rank FROM (
+            (SELECT d.id, true AS retry, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS turn FROM (
+               SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.endpoint_id = r.id AND d.status = 'pending' AND d.attempts > 0 AND d.next_attempt_at <= now()
+                ORDER BY d.next_attempt_at, d.id LIMIT r.n) d)
+            UNION ALL
+            (SELECT d.id, false AS retry, row_number() OVER (ORDER BY d.next_attempt_at, d.id) AS turn FROM (
+               SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+                WHERE d.endpoint_id = r.id AND d.status = 'pending' AND d.attempts = 0 AND d.next_attempt_at <= now()
+                ORDER BY d.next_attempt_at, d.id LIMIT r.n) d)
+          ) both_lanes
+          ORDER BY both_lanes.turn, both_lanes.retry DESC
+          LIMIT r.n
+        ) lane
+        ORDER BY lane.rank
+        LIMIT $4
      )
      UPDATE webhook_deliveries d
         SET attempts = d.attempts + 1, last_attempt_at = now(),
-            in_flight_until = now() + $3 * interval '1 millisecond',
-            next_attempt_at = now() + $3 * interval '1 millisecond'
+            in_flight_until = now() + (ceil(picked.position::numeric / $5) * $6 + 5000) * interval '1 millisecond',
+            next_attempt_at = now() + (ceil(picked.position::numeric / $5) * $6 + 5000) * interval '1 millisecond'
        FROM picked, webhook_endpoints e
       WHERE d.id = picked.id AND e.id = d.endpoint_id
-     RETURNING d.*, e.url, e.format, e.secret, e.previous_secret, e.previous_secret_expires_at`,
-    [limits.perEndpoint, limits.limit, limits.leaseMs],
-  );
-  return rows.sort((a, b) => a.next_attempt_at.getTime() - b.next_attempt_at.getTime() || Number(a.id) - Number(b.id));
+     RETURNING d.*, picked.rank, e.url, e.format, e.secret, e.previous_secret, e.previous_secret_expires_at`,
+    values: [
+      [...limits.known.keys()],
+      [...limits.known.values()].map((each) => each.held),
+      limits.batch,
+      limits.limit,
+      limits.concurrency,
+      limits.attemptMs,
+      [...limits.known.values()].map((each) => each.batch),
+    ],
+  });
+  // In each endpoint's turn order (the lanes interleaved), which is the rank.
+  return rows.sort((a, b) => a.rank - b.rank || a.endpoint_id.localeCompare(b.endpoint_id)).map(({ rank: _rank, ...row }) => row);
 }
 
 export interface AttemptRecord {
@@ -123,6 +165,20 @@ export async function recordAttempts(db: WriteTx, finished: readonly FinishedAtt
       [...new Set(delivered.map((each) => each.row.endpoint_id))],
     ]);
   }
+}
+
+/**
+ * Claimed rows whose attempt was not made (the process is closing): due again at once, their attempt
+ * not counted, in their place in line (a first attempt from its creation, a retry from when it was claimed).
+ */
+export async function releaseClaimed(db: WriteTx, ids: readonly string[]): Promise<void> {
+  await db.query(
+    `UPDATE webhook_deliveries
+        SET attempts = attempts - 1, in_flight_until = NULL,
+            next_attempt_at = CASE WHEN attempts = 1 THEN created_at ELSE least(last_attempt_at, now()) END
+      WHERE id = ANY($1::bigint[]) AND status = 'pending' AND in_flight_until IS NOT NULL`,
+    [ids],
+  );
 }
 
 /** Delivered and failed rows older than `keepMs` go, a bounded batch at a time; answers how many went. */

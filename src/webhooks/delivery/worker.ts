@@ -1,7 +1,9 @@
 /**
- * The delivery worker, on every process: claims due deliveries (skip locked, per-endpoint room),
- * sends each once, records the result, and keeps going while there is room and work. It wakes
- * when this process writes to the outbox and otherwise looks every `intervalMs`.
+ * The delivery worker, on every process: claims due deliveries (skip locked, round-robin across
+ * endpoints, an endpoint's rows held by one process at a time), sends them in order per endpoint
+ * with at most its concurrency in flight, records the results in batches, and keeps going while
+ * there is room and work. It wakes soon after this process writes to the outbox and otherwise
+ * looks every `intervalMs`; its claims give way briefly to requests waiting for a connection.
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { withBoundedRead } from '../../db/bounded-read.ts';
@@ -13,7 +15,8 @@ import { retryDelay } from './schedule.ts';
 import { postOnce, type AttemptResult } from './send.ts';
 import { signedHeaders } from './sign.ts';
 import { slackMessage } from './slack.ts';
-import { claimDue, forgetFinished, personsServed, recordAttempts, type ClaimedDelivery, type FinishedAttempt } from './store.ts';
+import { EndpointQueues } from './endpoint-queues.ts';
+import { claimDue, forgetFinished, personsServed, recordAttempts, releaseClaimed, type ClaimedDelivery, type FinishedAttempt } from './store.ts';
 
 export const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -50,13 +53,25 @@ export const DEFAULT_DELIVERY_SETTINGS: Omit<DeliverySettings, 'allowedHosts' | 
 };
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
+/** Writes here and recorded attempts wake the worker at most this often (a burst costs one claim per window, not one each). */
+const WAKE_WINDOW_MS = 25;
+/** Finished attempts wait this long for others to be recorded with them in one unit of work (their slot is free meanwhile). */
+const RECORD_WINDOW_MS = 10;
+/** Requests waiting for a database connection make a claim wait this long, up to `YIELD_MAX_MS` in all. */
+const YIELD_STEP_MS = 10;
+const YIELD_MAX_MS = 200;
+/** Rows held (claimed, not yet recorded) per process, at most, as a multiple of `maxInFlight`. */
+const HELD_PER_SLOT = 4;
 
 export class DeliveryWorker {
   private timer: NodeJS.Timeout | null = null;
+  private wakeTimer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   private stopped = true;
-  private inFlight = 0;
+  /** `runOnce` is running (tests): it sends whether or not the worker was started. */
+  private forcing = false;
+  private readonly queues: EndpointQueues;
   private readonly sends = new Set<Promise<void>>();
   private lastSweep = 0;
   /** Attempts finished but not yet recorded; one unit of work records all that wait. */
@@ -68,33 +83,48 @@ export class DeliveryWorker {
     private readonly secrets: SecretBox,
     private readonly settings: DeliverySettings,
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.queues = new EndpointQueues(settings.perEndpoint, settings.maxInFlight, settings.timeoutMs);
+  }
 
   start(): void {
     this.stopped = false;
     if (this.settings.intervalMs > 0) this.schedule();
   }
 
-  /** Stops claiming and waits for the attempts in flight. */
+  /** Stops claiming, hands back the rows claimed and not started, and waits for the attempts in flight. */
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.wakeTimer) clearTimeout(this.wakeTimer);
     this.timer = null;
+    this.wakeTimer = null;
     await this.running;
+    await this.handBack();
     await Promise.allSettled([...this.sends]);
   }
 
-  /** Something was written to the outbox here: look now rather than at the next tick. */
+  /** Something was written to the outbox here, or an endpoint runs low: look soon (within `WAKE_WINDOW_MS`) rather than at the next tick. */
   wake(): void {
-    if (!this.stopped) void this.pump();
+    if (this.stopped || this.wakeTimer) return;
+    this.wakeTimer = setTimeout(() => {
+      this.wakeTimer = null;
+      void this.pump();
+    }, WAKE_WINDOW_MS);
+    this.wakeTimer.unref();
   }
 
   /** Claims and sends until nothing is due, waiting for every attempt (tests). */
   async runOnce(): Promise<void> {
-    for (;;) {
-      await this.pump(true);
-      if (this.sends.size === 0) return;
-      await Promise.allSettled([...this.sends]);
+    this.forcing = true;
+    try {
+      for (;;) {
+        await this.pump(true);
+        if (this.sends.size === 0) return;
+        await Promise.allSettled([...this.sends]);
+      }
+    } finally {
+      this.forcing = false;
     }
   }
 
@@ -120,16 +150,26 @@ export class DeliveryWorker {
   }
 
   private async claimWhileRoom(force: boolean): Promise<void> {
+    const maxHeld = this.settings.maxInFlight * HELD_PER_SLOT;
     try {
       do {
         this.again = false;
-        while (this.inFlight < this.settings.maxInFlight) {
-          const room = this.settings.maxInFlight - this.inFlight;
+        while (this.queues.held < maxHeld) {
+          await this.yieldToRequests();
+          const limit = maxHeld - this.queues.held;
           const claimed = await this.units.run((unit) =>
-            claimDue(unit.client, { limit: room, perEndpoint: this.settings.perEndpoint, leaseMs: this.settings.timeoutMs + 5000 }),
+            claimDue(unit.client, {
+              limit,
+              batch: this.queues.firstBatch,
+              concurrency: this.settings.perEndpoint,
+              attemptMs: this.settings.timeoutMs,
+              known: this.queues.known(),
+            }),
           );
-          if (claimed.length === 0) break;
-          for (const row of claimed) this.launch(row);
+          this.queues.add(claimed);
+          this.startSends();
+          // Fewer than asked: every endpoint with due rows got its room; claiming again now finds nothing new.
+          if (claimed.length < limit) break;
         }
       } while (this.again && (force || !this.stopped));
       if (Date.now() - this.lastSweep > SWEEP_EVERY_MS) {
@@ -141,20 +181,56 @@ export class DeliveryWorker {
     }
   }
 
+  /**
+   * Deliveries yield to the API: while requests wait for a database connection, a claim waits a
+   * little (at most `YIELD_MAX_MS`, so deliveries never starve). Recording attempts does not wait.
+   */
+  private async yieldToRequests(): Promise<void> {
+    for (let waited = 0; waited < YIELD_MAX_MS && this.units.pool.waitingCount > 0; waited += YIELD_STEP_MS) {
+      await new Promise((resolve) => setTimeout(resolve, YIELD_STEP_MS));
+    }
+  }
+
+  /** Starts what the endpoints and the process have room for. */
+  private startSends(): void {
+    if (this.stopped && !this.forcing) return;
+    for (const row of this.queues.takeStartable((expired) => this.log.info({ delivery: expired.id }, 'webhook delivery: its lease ran short before its turn; left for the next claim'))) {
+      this.launch(row);
+    }
+  }
+
+  /** Closing: rows claimed and not started are due again now, for any process (their attempt was not made). */
+  private async handBack(): Promise<void> {
+    const waiting = this.queues.takeWaiting();
+    if (waiting.length === 0) return;
+    try {
+      await this.units.run((unit) => releaseClaimed(unit.client, waiting.map((row) => row.id)));
+    } catch (error) {
+      this.log.warn({ err: error }, 'webhook deliveries: handing back claimed rows failed; they are due again when their leases run out');
+    }
+  }
+
   private launch(row: ClaimedDelivery): void {
-    this.inFlight++;
     const send: Promise<void> = this.deliver(row)
       .catch((error: unknown) => this.log.warn({ err: error, delivery: row.id }, 'webhook delivery: recording an attempt failed; it is due again after its lease'))
       .finally(() => {
-        this.inFlight--;
+        this.queues.recorded(row.endpoint_id);
         this.sends.delete(send);
-        if (this.inFlight <= this.settings.maxInFlight / 2) void this.pump();
+        if (this.queues.runsLow(row.endpoint_id)) this.wake();
       });
     this.sends.add(send);
   }
 
   private async deliver(row: ClaimedDelivery): Promise<void> {
-    const attempt = await this.attempt(row);
+    const started = performance.now();
+    let attempt: AttemptResult;
+    try {
+      attempt = await this.attempt(row);
+    } finally {
+      // The endpoint's slot is free at once: its next row starts while this one is recorded.
+      this.queues.finished(row.endpoint_id, performance.now() - started);
+      this.startSends();
+    }
     await this.record({ row, attempt, retryInMs: attempt.error === null ? null : retryDelay(row.attempts) });
   }
 
@@ -167,8 +243,8 @@ export class DeliveryWorker {
   }
 
   private async recordWaiting(): Promise<void> {
-    // Let the attempts finishing in this turn of the event loop join the batch.
-    await new Promise((resolve) => setImmediate(resolve));
+    // Let the attempts finishing meanwhile join the batch.
+    await new Promise((resolve) => setTimeout(resolve, RECORD_WINDOW_MS));
     while (this.unrecorded.length > 0) {
       const batch = this.unrecorded.splice(0, 500);
       try {
