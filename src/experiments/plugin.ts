@@ -10,6 +10,7 @@ import { defineArea } from '../kernel/area.ts';
 import { registerInProject } from '../kernel/http/project-scope.ts';
 import { pluginJobs } from '../kernel/jobs.ts';
 import type { ExperimentDeps } from './deps.ts';
+import { syncExperimentsToFlag } from './flag-sync.ts';
 import { LiveExperimentsCache } from './exposure/live-cache.ts';
 import { experimentsProcessor } from './exposure/processor.ts';
 import { ResultsCache } from './results/cache.ts';
@@ -30,6 +31,7 @@ export const experiments = defineArea<ExperimentsOptions>('experiments', ['kerne
   const significance = new SignificanceJob(deps, { log: app.log, intervalMs: options.experimentSignificanceIntervalMs ?? 0 });
   app.decorate('experimentSignificance', significance);
   pluginJobs(app).periodic(significance);
+  app.extensions.contribute(ACTIVITY_FOLLOWERS, syncExperimentsToFlag);
   app.extensions.contribute(EVENT_PROCESSORS, experimentsProcessor(new LiveExperimentsCache(app.kernel.pool, app.kernel.bus)));
   await registerInProject(app, '/experiments', experimentRoutes(deps));
   await registerInProject(app, '/query', queryRoutes(deps));
