@@ -16,6 +16,8 @@ import os from 'node:os';
 import pg from 'pg';
 import type { BenchConfig } from '../lib/config.ts';
 import { expectStatus, request } from '../lib/http.ts';
+import { watchCpu } from '../lib/cpu-monitor.ts';
+import { samplePgWaits } from '../lib/pg-waits.ts';
 import { table } from '../lib/report.ts';
 import { projectToken, startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { Log, Scenario } from './scenario.ts';
@@ -140,8 +142,37 @@ function batch(token: string, keys: string[]): string {
   return JSON.stringify({ api_key: token, batch: events });
 }
 
-async function ingestFor(target: BellwetherTarget, token: string, keys: string[], seconds: number, connections: number): Promise<number> {
+interface IngestWindow {
+  eventsPerSecond: number;
+  /** Core-ms per 1000 events stored: the server and its PostgreSQL backends. */
+  serverMsPer1000: number | null;
+  postgresMsPer1000: number | null;
+  otherPercent: number | null;
+  /** The server's PostgreSQL connections on average, by state and wait event. */
+  pgWaits: Record<string, number> | null;
+  /** Rows inserted, updated or deleted per 100 events stored (one batch), by table (PostgreSQL's statistics). */
+  rowWritesPerBatch: Record<string, number>;
+}
+
+/** Rows written so far, by table: PostgreSQL's cumulative statistics (flushed about every second). */
+async function rowWrites(databaseUrl: string): Promise<Map<string, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_stat_force_next_flush()').catch(() => undefined);
+    const { rows } = await client.query<{ relname: string; n: string }>('SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS n FROM pg_stat_user_tables');
+    return new Map(rows.map((row) => [row.relname, Number(row.n)]));
+  } finally {
+    await client.end();
+  }
+}
+
+async function ingestFor(target: BellwetherTarget, token: string, keys: string[], seconds: number, connections: number): Promise<IngestWindow> {
   let stored = 0;
+  const writesBefore = await rowWrites(target.databaseUrl);
+  const endWaits = await samplePgWaits(target.databaseUrl);
+  const endCpu = watchCpu(target);
+  const started = performance.now();
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -152,7 +183,25 @@ async function ingestFor(target: BellwetherTarget, token: string, keys: string[]
       }
     }),
   );
-  return stored / seconds;
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = endCpu();
+  const waits = await endWaits();
+  await new Promise((resolve) => setTimeout(resolve, 1_100)); // the backends' statistics reach the shared counters
+  const writesAfter = await rowWrites(target.databaseUrl);
+  const rowWritesPerBatch: Record<string, number> = {};
+  for (const [table, n] of writesAfter) {
+    const delta = n - (writesBefore.get(table) ?? 0);
+    if (delta > 0 && stored > 0) rowWritesPerBatch[table] = Math.round((delta * 100 * 10) / stored) / 10;
+  }
+  const perThousand = (percent: number) => (cpu && stored > 0 ? Math.round(((percent / 100) * cpu.cores * cpu.seconds * 1e7) / stored) / 10 : null);
+  return {
+    eventsPerSecond: stored / elapsed,
+    serverMsPer1000: cpu ? perThousand(cpu.serverPercent) : null,
+    postgresMsPer1000: cpu ? perThousand(cpu.postgresPercent + cpu.postgresSharedPercent) : null,
+    otherPercent: cpu ? cpu.foreignPercent : null,
+    pgWaits: waits.averageConnections,
+    rowWritesPerBatch,
+  };
 }
 
 /** Which parts run: `BENCH_EXPERIMENT_PARTS=results,ingestion` (both by default). */
@@ -185,8 +234,8 @@ async function ingestionPart(config: BenchConfig, log: Log) {
     const warmup = envInt('BENCH_EXPERIMENT_INGEST_WARMUP', 15);
     // Warm-up: most of the 20 000 persons and the definitions exist before the first window.
     await ingestFor(target, token, keys, warmup, connections);
-    const without: number[] = [];
-    const withRunning: number[] = [];
+    const without: IngestWindow[] = [];
+    const withRunning: IngestWindow[] = [];
     const load: number[][] = [];
     for (let round = 0; round < rounds; round++) {
       log(`experiments: ingestion round ${round + 1}/${rounds}, drafts`);
@@ -198,8 +247,9 @@ async function ingestionPart(config: BenchConfig, log: Log) {
       for (const e of experiments) await expectStatus(200, 'POST', `${target.baseUrl}${EXPERIMENTS}/${e.id}/reset/`, target.headers);
     }
     load.push(os.loadavg());
-    const ratios = without.map((drafts, i) => withRunning[i] / drafts);
-    return { without, withRunning, ratios, ratio: median(ratios), ratioOfMedians: median(withRunning) / median(without), seconds, rounds, connections, warmup, load };
+    const ratios = without.map((drafts, i) => withRunning[i].eventsPerSecond / drafts.eventsPerSecond);
+    const rate = (windows: IngestWindow[]) => windows.map((w) => w.eventsPerSecond);
+    return { without, withRunning, ratios, ratio: median(ratios), ratioOfMedians: median(rate(withRunning)) / median(rate(without)), seconds, rounds, connections, warmup, load };
   } finally {
     await target.stop();
   }
@@ -241,10 +291,16 @@ export const experimentsScenario: Scenario = {
       lines.push(
         table([
           ['ingestion (events/s)', ...rounds, 'median'],
-          ['5 experiments as drafts', ...ingestion.without.map(f), f(median(ingestion.without))],
-          ['5 experiments running', ...ingestion.withRunning.map(f), f(median(ingestion.withRunning))],
+          ['5 experiments as drafts', ...ingestion.without.map((w) => f(w.eventsPerSecond)), f(median(ingestion.without.map((w) => w.eventsPerSecond)))],
+          ['5 experiments running', ...ingestion.withRunning.map((w) => f(w.eventsPerSecond)), f(median(ingestion.withRunning.map((w) => w.eventsPerSecond)))],
           ['ratio running/drafts', ...ingestion.ratios.map((r) => r.toFixed(3)), ingestion.ratio.toFixed(3)],
         ]),
+        ...[...ingestion.without.map((w, i) => ['drafts', i, w] as const), ...ingestion.withRunning.map((w, i) => ['running', i, w] as const)].map(
+          ([what, i, w]) =>
+            `  ${what} ${i + 1}: core-ms per 1000 events server ${w.serverMsPer1000 ?? '?'}, PostgreSQL ${w.postgresMsPer1000 ?? '?'}; other work ${w.otherPercent ?? '?'}%; ` +
+            `connections ${Object.entries(w.pgWaits ?? {}).map(([state, n]) => `${state} ${n}`).join(', ')}; ` +
+            `rows written per batch of 100: ${Object.entries(w.rowWritesPerBatch).sort((a, b) => b[1] - a[1]).map(([table, n]) => `${table} ${n}`).join(', ')}`,
+        ),
         `${ingestion.seconds} s windows, ${ingestion.connections} connections; ratio of the medians ${ingestion.ratioOfMedians.toFixed(3)}; ` +
           `load average at each round's start and the end: ${ingestion.load.map((l) => l.map((n) => n.toFixed(1)).join('/')).join(', ')}`,
       );
