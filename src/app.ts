@@ -7,7 +7,7 @@ import { dashboards } from './dashboards/plugin.ts';
 import { earlyAccess } from './early-access/plugin.ts';
 import { ingestion } from './events/ingestion/plugin.ts';
 import { eventsList } from './events/list/plugin.ts';
-import { experiments } from './experiments/plugin.ts';
+import { experiments, type ExperimentsOptions } from './experiments/plugin.ts';
 import { persons } from './events/persons/plugin.ts';
 import { taxonomy } from './events/taxonomy/plugin.ts';
 import { flags } from './flags/plugin.ts';
@@ -20,7 +20,7 @@ import { surveys, type SurveysOptions } from './surveys/plugin.ts';
 import { webhooks, type WebhooksOptions } from './webhooks/plugin.ts';
 
 /** Each part declares the options it takes. */
-export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & WebhooksOptions & ConsoleOptions & ScheduledChangesOptions;
+export type AppOptions = ServerOptions & KernelOptions & AccountsOptions & SdkOptions & SurveysOptions & WebhooksOptions & ConsoleOptions & ScheduledChangesOptions & ExperimentsOptions;
 
 export type App = FastifyInstance;
 
@@ -45,7 +45,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   await app.register(ingestion);
   await app.register(sdk, options);
   await app.register(surveys, options);
-  await app.register(experiments);
+  await app.register(experiments, options);
   await app.register(persons);
   await app.register(eventsList);
   await app.register(taxonomy);

@@ -29,6 +29,8 @@ export interface Config {
   logLevel: string;
   /** SURVEY_JOBS_INTERVAL_MS: between rounds of the periodic survey work (default 60 000; 0 = off). */
   surveyJobsIntervalMs: number;
+  /** EXPERIMENT_SIGNIFICANCE_INTERVAL_MS: between rounds that recompute running experiments' results for `experiment.significant` (default 60 000; 0 = off). */
+  experimentSignificanceIntervalMs: number;
   /** SCHEDULED_CHANGES_INTERVAL_MS: between rounds of the scheduled-change executor on this node (default 5 000; 0 = off). */
   scheduledChangesIntervalMs: number;
   /** SCHEDULED_CHANGES_CONCURRENCY (default 4): units of work applying due changes at once on this node. */
@@ -187,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     initApiKey: env.INIT_API_KEY || null,
     logLevel: env.LOG_LEVEL || 'info',
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),
+    experimentSignificanceIntervalMs: parseInterval(env.EXPERIMENT_SIGNIFICANCE_INTERVAL_MS, 'EXPERIMENT_SIGNIFICANCE_INTERVAL_MS', 60_000),
     scheduledChangesIntervalMs: parseInterval(env.SCHEDULED_CHANGES_INTERVAL_MS, 'SCHEDULED_CHANGES_INTERVAL_MS', 5_000),
     scheduledChangesConcurrency: parseWholeNumber('SCHEDULED_CHANGES_CONCURRENCY', env.SCHEDULED_CHANGES_CONCURRENCY, 4, 1, 32),
     scheduledChangesBatch: parseWholeNumber('SCHEDULED_CHANGES_BATCH', env.SCHEDULED_CHANGES_BATCH, 25, 1, 1000),

@@ -75,6 +75,7 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       databaseUrl: listenUrl,
       logger,
       surveyJobsIntervalMs: config.surveyJobsIntervalMs,
+      experimentSignificanceIntervalMs: config.experimentSignificanceIntervalMs,
       scheduledChangesIntervalMs: config.scheduledChangesIntervalMs,
       scheduledChangesConcurrency: config.scheduledChangesConcurrency,
       scheduledChangesBatch: config.scheduledChangesBatch,

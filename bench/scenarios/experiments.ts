@@ -12,9 +12,12 @@
  * `events`, so the events a project holds do not enter its cost: it grows with exposed persons.
  */
 import { createHash, randomUUID } from 'node:crypto';
+import os from 'node:os';
 import pg from 'pg';
 import type { BenchConfig } from '../lib/config.ts';
 import { expectStatus, request } from '../lib/http.ts';
+import { watchCpu } from '../lib/cpu-monitor.ts';
+import { samplePgWaits } from '../lib/pg-waits.ts';
 import { table } from '../lib/report.ts';
 import { projectToken, startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { Log, Scenario } from './scenario.ts';
@@ -139,8 +142,37 @@ function batch(token: string, keys: string[]): string {
   return JSON.stringify({ api_key: token, batch: events });
 }
 
-async function ingestFor(target: BellwetherTarget, token: string, keys: string[], seconds: number, connections: number): Promise<number> {
+interface IngestWindow {
+  eventsPerSecond: number;
+  /** Core-ms per 1000 events stored: the server and its PostgreSQL backends. */
+  serverMsPer1000: number | null;
+  postgresMsPer1000: number | null;
+  otherPercent: number | null;
+  /** The server's PostgreSQL connections on average, by state and wait event. */
+  pgWaits: Record<string, number> | null;
+  /** Rows inserted, updated or deleted per 100 events stored (one batch), by table (PostgreSQL's statistics). */
+  rowWritesPerBatch: Record<string, number>;
+}
+
+/** Rows written so far, by table: PostgreSQL's cumulative statistics (flushed about every second). */
+async function rowWrites(databaseUrl: string): Promise<Map<string, number>> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_stat_force_next_flush()').catch(() => undefined);
+    const { rows } = await client.query<{ relname: string; n: string }>('SELECT relname, n_tup_ins + n_tup_upd + n_tup_del AS n FROM pg_stat_user_tables');
+    return new Map(rows.map((row) => [row.relname, Number(row.n)]));
+  } finally {
+    await client.end();
+  }
+}
+
+async function ingestFor(target: BellwetherTarget, token: string, keys: string[], seconds: number, connections: number): Promise<IngestWindow> {
   let stored = 0;
+  const writesBefore = await rowWrites(target.databaseUrl);
+  const endWaits = await samplePgWaits(target.databaseUrl);
+  const endCpu = watchCpu(target);
+  const started = performance.now();
   const until = Date.now() + seconds * 1000;
   await Promise.all(
     Array.from({ length: connections }, async () => {
@@ -151,9 +183,44 @@ async function ingestFor(target: BellwetherTarget, token: string, keys: string[]
       }
     }),
   );
-  return stored / seconds;
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = endCpu();
+  const waits = await endWaits();
+  await new Promise((resolve) => setTimeout(resolve, 1_100)); // the backends' statistics reach the shared counters
+  const writesAfter = await rowWrites(target.databaseUrl);
+  const rowWritesPerBatch: Record<string, number> = {};
+  for (const [table, n] of writesAfter) {
+    const delta = n - (writesBefore.get(table) ?? 0);
+    if (delta > 0 && stored > 0) rowWritesPerBatch[table] = Math.round((delta * 100 * 10) / stored) / 10;
+  }
+  const perThousand = (percent: number) => (cpu && stored > 0 ? Math.round(((percent / 100) * cpu.cores * cpu.seconds * 1e7) / stored) / 10 : null);
+  return {
+    eventsPerSecond: stored / elapsed,
+    serverMsPer1000: cpu ? perThousand(cpu.serverPercent) : null,
+    postgresMsPer1000: cpu ? perThousand(cpu.postgresPercent + cpu.postgresSharedPercent) : null,
+    otherPercent: cpu ? cpu.foreignPercent : null,
+    pgWaits: waits.averageConnections,
+    rowWritesPerBatch,
+  };
 }
 
+/** Which parts run: `BENCH_EXPERIMENT_PARTS=results,ingestion` (both by default). */
+function parts(): Set<string> {
+  const listed = (process.env.BENCH_EXPERIMENT_PARTS ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  return new Set(listed.length > 0 ? listed : ['results', 'ingestion']);
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+};
+
+/**
+ * Rounds of one window with the 5 experiments as drafts, then one with them running (launched just
+ * before, reset just after): each round's ratio compares two neighbouring windows, so a drift of the
+ * machine's speed weighs on both alike; the median of the rounds' ratios is the figure.
+ */
 async function ingestionPart(config: BenchConfig, log: Log) {
   const target = await startBellwether(config.adminDatabaseUrl);
   try {
@@ -161,20 +228,28 @@ async function ingestionPart(config: BenchConfig, log: Log) {
     const experiments = [];
     for (let i = 0; i < 5; i++) experiments.push(await createExperiment(target, `Bench ingestion ${i}`, `bench-ingest-${i}`, false));
     const keys = experiments.map((_, i) => `bench-ingest-${i}`);
-    const seconds = envInt('BENCH_EXPERIMENT_INGEST_SECONDS', 10);
+    const seconds = envInt('BENCH_EXPERIMENT_INGEST_SECONDS', 30);
+    const rounds = envInt('BENCH_EXPERIMENT_INGEST_ROUNDS', 3);
     const connections = envInt('BENCH_EXPERIMENT_INGEST_CONNECTIONS', 4);
-    await ingestFor(target, token, keys, 3, connections); // warm-up: persons and definitions exist
-    const without: number[] = [];
-    const withRunning: number[] = [];
-    for (let round = 0; round < 2; round++) {
-      log(`experiments: ingestion round ${round + 1}, drafts`);
+    const warmup = envInt('BENCH_EXPERIMENT_INGEST_WARMUP', 15);
+    // Warm-up: most of the 20 000 persons and the definitions exist before the first window.
+    await ingestFor(target, token, keys, warmup, connections);
+    const without: IngestWindow[] = [];
+    const withRunning: IngestWindow[] = [];
+    const load: number[][] = [];
+    for (let round = 0; round < rounds; round++) {
+      log(`experiments: ingestion round ${round + 1}/${rounds}, drafts`);
+      load.push(os.loadavg());
       without.push(await ingestFor(target, token, keys, seconds, connections));
       for (const e of experiments) await expectStatus(200, 'POST', `${target.baseUrl}${EXPERIMENTS}/${e.id}/launch/`, target.headers);
-      log(`experiments: ingestion round ${round + 1}, 5 running`);
+      log(`experiments: ingestion round ${round + 1}/${rounds}, 5 running`);
       withRunning.push(await ingestFor(target, token, keys, seconds, connections));
       for (const e of experiments) await expectStatus(200, 'POST', `${target.baseUrl}${EXPERIMENTS}/${e.id}/reset/`, target.headers);
     }
-    return { without, withRunning, seconds, connections };
+    load.push(os.loadavg());
+    const ratios = without.map((drafts, i) => withRunning[i].eventsPerSecond / drafts.eventsPerSecond);
+    const rate = (windows: IngestWindow[]) => windows.map((w) => w.eventsPerSecond);
+    return { without, withRunning, ratios, ratio: median(ratios), ratioOfMedians: median(rate(withRunning)) / median(rate(without)), seconds, rounds, connections, warmup, load };
   } finally {
     await target.stop();
   }
@@ -183,39 +258,60 @@ async function ingestionPart(config: BenchConfig, log: Log) {
 export const experimentsScenario: Scenario = {
   name: 'experiments',
   async run(config, log) {
-    const results = await resultsPart(config, log);
-    await results.stop();
-    const ingestion = await ingestionPart(config, log);
-    const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-    const ratio = mean(ingestion.withRunning) / mean(ingestion.without);
-    const coldP50 = percentile(results.cold, 50);
-    const warmP50 = percentile(results.warm, 50);
-    const aims = [
-      { what: `results cold p50 < ${AIM_COLD_MS} ms at ${results.persons} persons`, pass: coldP50 < AIM_COLD_MS },
-      { what: `results warm p50 < ${AIM_WARM_MS} ms`, pass: warmP50 < AIM_WARM_MS },
-      { what: `ingestion with 5 running ≥ ${AIM_RATIO}× without`, pass: ratio >= AIM_RATIO },
-    ];
+    const which = parts();
     const f = (n: number) => n.toFixed(1);
-    const report = [
-      table([
-        ['measure', 'p50 ms', 'p95 ms', 'runs'],
-        [`ExperimentQuery cold (${results.persons} exposed)`, f(coldP50), f(percentile(results.cold, 95)), String(results.cold.length)],
-        ['ExperimentQuery warm (cached ≤ 60 s)', f(warmP50), f(percentile(results.warm, 95)), String(results.warm.length)],
-        ['ExperimentExposureQuery cold', f(percentile(results.exposureCold, 50)), f(percentile(results.exposureCold, 95)), String(results.exposureCold.length)],
-      ]),
-      table([
-        ['ingestion (events/s)', 'round 1', 'round 2', 'mean'],
-        ['5 experiments as drafts', ...ingestion.without.map(f), f(mean(ingestion.without))],
-        ['5 experiments running', ...ingestion.withRunning.map(f), f(mean(ingestion.withRunning))],
-      ]),
-      `ratio running/drafts: ${ratio.toFixed(3)}; state loaded in ${(results.loadMs / 1000).toFixed(1)} s`,
-      ...aims.map((aim) => `${aim.pass ? 'PASS' : 'MISS'} ${aim.what}`),
-    ].join('\n');
+    const aims: Array<{ what: string; pass: boolean }> = [];
+    const lines: string[] = [];
+    const data: Record<string, unknown> = {};
+    let persons: number | null = null;
+    if (which.has('results')) {
+      const results = await resultsPart(config, log);
+      await results.stop();
+      persons = results.persons;
+      const coldP50 = percentile(results.cold, 50);
+      const warmP50 = percentile(results.warm, 50);
+      aims.push({ what: `results cold p50 < ${AIM_COLD_MS} ms at ${results.persons} persons`, pass: coldP50 < AIM_COLD_MS });
+      aims.push({ what: `results warm p50 < ${AIM_WARM_MS} ms`, pass: warmP50 < AIM_WARM_MS });
+      lines.push(
+        table([
+          ['measure', 'p50 ms', 'p95 ms', 'runs'],
+          [`ExperimentQuery cold (${results.persons} exposed)`, f(coldP50), f(percentile(results.cold, 95)), String(results.cold.length)],
+          ['ExperimentQuery warm (cached ≤ 60 s)', f(warmP50), f(percentile(results.warm, 95)), String(results.warm.length)],
+          ['ExperimentExposureQuery cold', f(percentile(results.exposureCold, 50)), f(percentile(results.exposureCold, 95)), String(results.exposureCold.length)],
+        ]),
+        `state loaded in ${(results.loadMs / 1000).toFixed(1)} s`,
+      );
+      Object.assign(data, { cold: results.cold, warm: results.warm.length, coldP50, warmP50, exposureCold: results.exposureCold, sample: results.sample });
+    }
+    let ingestion: Awaited<ReturnType<typeof ingestionPart>> | null = null;
+    if (which.has('ingestion')) {
+      ingestion = await ingestionPart(config, log);
+      aims.push({ what: `ingestion with 5 running ≥ ${AIM_RATIO}× without (median of the rounds' ratios)`, pass: ingestion.ratio >= AIM_RATIO });
+      const rounds = ingestion.without.map((_, i) => `round ${i + 1}`);
+      lines.push(
+        table([
+          ['ingestion (events/s)', ...rounds, 'median'],
+          ['5 experiments as drafts', ...ingestion.without.map((w) => f(w.eventsPerSecond)), f(median(ingestion.without.map((w) => w.eventsPerSecond)))],
+          ['5 experiments running', ...ingestion.withRunning.map((w) => f(w.eventsPerSecond)), f(median(ingestion.withRunning.map((w) => w.eventsPerSecond)))],
+          ['ratio running/drafts', ...ingestion.ratios.map((r) => r.toFixed(3)), ingestion.ratio.toFixed(3)],
+        ]),
+        ...[...ingestion.without.map((w, i) => ['drafts', i, w] as const), ...ingestion.withRunning.map((w, i) => ['running', i, w] as const)].map(
+          ([what, i, w]) =>
+            `  ${what} ${i + 1}: core-ms per 1000 events server ${w.serverMsPer1000 ?? '?'}, PostgreSQL ${w.postgresMsPer1000 ?? '?'}; other work ${w.otherPercent ?? '?'}%; ` +
+            `connections ${Object.entries(w.pgWaits ?? {}).map(([state, n]) => `${state} ${n}`).join(', ')}; ` +
+            `rows written per batch of 100: ${Object.entries(w.rowWritesPerBatch).sort((a, b) => b[1] - a[1]).map(([table, n]) => `${table} ${n}`).join(', ')}`,
+        ),
+        `${ingestion.seconds} s windows, ${ingestion.connections} connections; ratio of the medians ${ingestion.ratioOfMedians.toFixed(3)}; ` +
+          `load average at each round's start and the end: ${ingestion.load.map((l) => l.map((n) => n.toFixed(1)).join('/')).join(', ')}`,
+      );
+      Object.assign(data, { ingestion, ratio: ingestion.ratio });
+    }
+    lines.push(...aims.map((aim) => `${aim.pass ? 'PASS' : 'MISS'} ${aim.what}`));
     return {
       file: 'experiments',
-      settings: { persons: results.persons, ingestSeconds: ingestion.seconds, ingestConnections: ingestion.connections },
-      report,
-      data: { cold: results.cold, warm: results.warm.length, coldP50, warmP50, exposureCold: results.exposureCold, ingestion, ratio, aims, sample: results.sample },
+      settings: { persons, parts: [...which], ingestSeconds: ingestion?.seconds ?? null, ingestRounds: ingestion?.rounds ?? null, ingestConnections: ingestion?.connections ?? null },
+      report: lines.join('\n'),
+      data: { ...data, aims, loadAverage: os.loadavg() },
     };
   },
 };

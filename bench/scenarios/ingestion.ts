@@ -11,6 +11,7 @@ import { probe, untilUndisturbed } from '../lib/measure.ts';
 import { table, type Aim } from '../lib/report.ts';
 import { startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { OperationPlan } from '../targets/target.ts';
+import { ingestionAgainstBaseline } from './ingestion-baseline.ts';
 import { EventGenerator } from './ingestion-events.ts';
 import type { Log, Scenario } from './scenario.ts';
 
@@ -391,6 +392,10 @@ export const ingestionScenario: Scenario = {
         `${settings.warmupSeconds} s warm-up + ${settings.durationSeconds} s each; ${settings.distinctIds} distinct ids` +
         (settings.surveyShare > 0 ? `; ${Math.round(settings.surveyShare * 100)} % survey events of one survey` : ''),
     );
+    const baselineDir = process.env.BENCH_BASELINE_DIR?.trim();
+    if (baselineDir) {
+      return ingestionAgainstBaseline(config, log, baselineDir, settings, (target, token, pool, seed) => posthogNodeAttempt(target, token, pool, settings, seed, log));
+    }
     const target = await startBellwether(config.adminDatabaseUrl);
     log(`${target.name} is up at ${target.baseUrl} (pid ${target.pid}, database ${target.databaseName})`);
     const pool = new pg.Pool({ connectionString: target.databaseUrl, max: 1 }); // the counts

@@ -14,7 +14,7 @@ import { exposureRule, MULTIPLE_VARIANT } from '../exposure/criteria.ts';
 import { metricFingerprint } from '../fields.ts';
 import { parseMetric } from '../metrics/parse.ts';
 import type { ExperimentRecord, StoredMetric } from '../record.ts';
-import { analyzeMetric, baselineKey, sampleRatioMismatch, StatisticsError, type VariantStats } from '../stats/index.ts';
+import { analyzeMetric, baselineKey, sampleRatioMismatch, StatisticsError, type ExperimentMetricResult, type VariantStats } from '../stats/index.ts';
 import { findExperiment } from '../store.ts';
 import { dailyExposures, emptyStats, metricStatistics } from './metric-store.ts';
 
@@ -60,6 +60,22 @@ function storedMetricFor(experiment: ExperimentRecord, sent: unknown): StoredMet
 export async function experimentQuery(deps: ExperimentDeps, projectId: number, query: Json, refresh: boolean): Promise<Json> {
   const { experiment, flag } = await experimentOf(deps.pool, projectId, query);
   const stored = storedMetricFor(experiment, query.metric);
+  let analysis;
+  try {
+    analysis = await metricResults(deps, experiment, flag, stored, refresh);
+  } catch (error) {
+    if (error instanceof StatisticsError) throw validationError(STATISTICS_FAILED, null);
+    throw error;
+  }
+  return { kind: 'ExperimentQuery', metric: stored, ...analysis, is_precomputed: true };
+}
+
+/**
+ * One stored metric's analysis, as `ExperimentQuery` serves it and the significance job reads it
+ * (cached ≤ 60 s under the experiment's state generation unless `refresh`). Throws StatisticsError
+ * when the numbers cannot be analysed.
+ */
+export async function metricResults(deps: ExperimentDeps, experiment: ExperimentRecord, flag: FlagRecord, stored: StoredMetric, refresh: boolean): Promise<ExperimentMetricResult> {
   const metric = parseMetric(stored, 'metric');
   const handling = exposureRule(experiment.exposure_criteria, flag.key).multipleVariantHandling;
   const keys = variantKeys(experiment, flag);
@@ -67,19 +83,12 @@ export async function experimentQuery(deps: ExperimentDeps, projectId: number, q
   const stats = await deps.results.get(cacheKey, () => metricStatistics(deps.pool, experiment.id, metric, handling), refresh);
   const ofVariant = (key: string): VariantStats => stats.get(key) ?? emptyStats(key, metric);
   const baseKey = baselineKey(keys, experiment.stats_config?.baseline_variant_key) ?? 'control';
-  let analysis;
-  try {
-    analysis = analyzeMetric(
-      metric.metric_type,
-      ofVariant(baseKey),
-      keys.filter((key) => key !== baseKey).map(ofVariant),
-      experiment.stats_config,
-    );
-  } catch (error) {
-    if (error instanceof StatisticsError) throw validationError(STATISTICS_FAILED, null);
-    throw error;
-  }
-  return { kind: 'ExperimentQuery', metric: stored, ...analysis, is_precomputed: true };
+  return analyzeMetric(
+    metric.metric_type,
+    ofVariant(baseKey),
+    keys.filter((key) => key !== baseKey).map(ofVariant),
+    experiment.stats_config,
+  );
 }
 
 export async function exposureQuery(deps: ExperimentDeps, projectId: number, query: Json, refresh: boolean): Promise<Json> {

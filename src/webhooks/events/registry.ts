@@ -46,6 +46,7 @@ export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   onActivity('cohort.updated', 'Cohort', activity('updated', 'deleted', 'restored', 'persons_added_manually', 'person_removed_manually'), cohortObject),
   onActivity('experiment.launched', 'Experiment', setFromEmpty('start_date'), experimentObject),
   onActivity('experiment.ended', 'Experiment', setFromEmpty('end_date'), experimentObject),
+  emitted('experiment.significant'),
   emitted('scheduled_change.applied'),
   emitted('scheduled_change.failed'),
   emitted('change_request.opened'),
