@@ -6,22 +6,35 @@ import pg from 'pg';
 import { CounterConnection, counterParameters, encodeRead } from '../../src/kernel/changes/counter-connection.ts';
 import { ChangeCounters, flagsCounter, readCounters } from '../../src/kernel/changes/counters.ts';
 import { databaseOf, terminateBackends } from '../hardening/db-support.ts';
-import { ADMIN_URL, createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { ADMIN_URL, type TestDatabase } from '../helpers/database.ts';
 import { sleep } from '../helpers/eventually.ts';
 
+let t: TestApp;
 let db: TestDatabase;
 let admin: pg.Client;
+/** Two projects, their flag counts set to 5 and 9. */
+let p1: number;
+let p2: number;
 
 before(async () => {
-  db = await createTestDatabase();
+  t = await startTestApp();
+  db = t.db;
+  p1 = t.projectId;
+  const second = await t.request({ method: 'POST', url: '/api/projects/', payload: { name: 'Second' } });
+  assert.equal(second.statusCode, 201, second.body);
+  p2 = second.json().id;
   admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  await db.pool.query('INSERT INTO flag_change_counters (project_id, counter) VALUES (1, 5), (2, 9) ON CONFLICT (project_id) DO UPDATE SET counter = EXCLUDED.counter');
+  await db.pool.query(
+    'INSERT INTO flag_change_counters (project_id, counter) VALUES ($1, 5), ($2, 9) ON CONFLICT (project_id) DO UPDATE SET counter = EXCLUDED.counter',
+    [p1, p2],
+  );
 });
 
 after(async () => {
   await admin.end();
-  await db.drop();
+  await t.close();
 });
 
 /** Reads once the connection is open (the first read only starts opening it and is refused). */
@@ -39,10 +52,17 @@ async function readWhenOpen(connection: CounterConnection, projectIds: number[],
 /** Until a read fails (the killed connection is noticed). */
 async function untilRefused(connection: CounterConnection): Promise<void> {
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (!(await connection.read([2], false).then(() => true, () => false))) return;
+    if (!(await connection.read([p2], false).then(() => true, () => false))) return;
     await sleep(20);
   }
   assert.fail('the killed connection still answers');
+}
+
+async function counterConnections(): Promise<number> {
+  const { rows } = await db.pool.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bellwether counters'",
+  );
+  return rows[0].n;
 }
 
 const sorted = (rows: [string, number][]) => [...rows].sort((a, b) => a[0].localeCompare(b[0]));
@@ -58,24 +78,23 @@ test('the parameters travel as text: an int array literal and a boolean', () => 
 });
 
 test('the first read is refused while the connection opens; then each read answers what is committed, as the pool does', async () => {
+  const before = await counterConnections();
   const connection = new CounterConnection(db.url);
   try {
-    await assert.rejects(connection.read([1], true), /not open/);
+    await assert.rejects(connection.read([p1], true), /not open/);
     const authCount = (await readCounters(db.pool, ['auth'])).get('auth');
-    assert.deepEqual(sorted(await readWhenOpen(connection, [1, 2, 3], true)), [
+    assert.deepEqual(sorted(await readWhenOpen(connection, [p1, p2, 999999], true)), [
       ['auth', authCount!],
-      ['flags:1', 5],
-      ['flags:2', 9],
+      [`flags:${p1}`, 5],
+      [`flags:${p2}`, 9],
     ]);
-    await db.pool.query('UPDATE flag_change_counters SET counter = counter + 1 WHERE project_id = 1');
-    assert.deepEqual(await connection.read([1], false), [['flags:1', 6]]);
+    await db.pool.query('UPDATE flag_change_counters SET counter = counter + 1 WHERE project_id = $1', [p1]);
+    assert.deepEqual(await connection.read([p1], false), [[`flags:${p1}`, 6]]);
     // Another set of parameters on the prepared statement; the first set again.
     assert.deepEqual(await connection.read([], false), []);
-    assert.deepEqual(await connection.read([1], false), [['flags:1', 6]]);
-    const { rows } = await db.pool.query<{ n: number }>(
-      "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'bellwether counters'",
-    );
-    assert.equal(rows[0].n, 1);
+    assert.deepEqual(await connection.read([p1], false), [[`flags:${p1}`, 6]]);
+    // One connection of its own, beside the test app's.
+    assert.equal(await counterConnections(), before + 1);
   } finally {
     await connection.close();
   }
@@ -84,10 +103,10 @@ test('the first read is refused while the connection opens; then each read answe
 test('a killed connection: the read under way or the next fails, a new connection is opened and prepares the statement again', async () => {
   const connection = new CounterConnection(db.url);
   try {
-    await readWhenOpen(connection, [2], false);
-    assert.equal(await terminateBackends(admin, databaseOf(db.url), "application_name = 'bellwether counters'"), 1);
+    await readWhenOpen(connection, [p2], false);
+    assert.ok((await terminateBackends(admin, databaseOf(db.url), "application_name = 'bellwether counters'")) >= 1);
     await untilRefused(connection);
-    assert.deepEqual(await readWhenOpen(connection, [2], false), [['flags:2', 9]]);
+    assert.deepEqual(await readWhenOpen(connection, [p2], false), [[`flags:${p2}`, 9]]);
   } finally {
     await connection.close();
   }
@@ -98,16 +117,16 @@ test('ChangeCounters with the connection: the pool answers while it is not open,
   const counters = new ChangeCounters(db.pool, connection);
   try {
     // Not open yet: answered by the pool.
-    assert.equal(await counters.get(flagsCounter(2)), 9);
+    assert.equal(await counters.get(flagsCounter(p2)), 9);
     await readWhenOpen(connection, [], false);
-    await db.pool.query('UPDATE flag_change_counters SET counter = counter + 1 WHERE project_id = 2');
-    assert.equal(await counters.get(flagsCounter(2)), 10);
+    await db.pool.query('UPDATE flag_change_counters SET counter = counter + 1 WHERE project_id = $1', [p2]);
+    assert.equal(await counters.get(flagsCounter(p2)), 10);
     // A project never written: 0.
-    assert.equal(await counters.get(flagsCounter(77)), 0);
+    assert.equal(await counters.get(flagsCounter(999999)), 0);
     await terminateBackends(admin, databaseOf(db.url), "application_name = 'bellwether counters'");
-    await db.pool.query('UPDATE flag_change_counters SET counter = counter + 1 WHERE project_id = 2');
+    await db.pool.query('UPDATE flag_change_counters SET counter = counter + 1 WHERE project_id = $1', [p2]);
     // Whichever answers (the dying connection refuses, the pool reads), the count is the new one.
-    assert.equal(await counters.get(flagsCounter(2)), 11);
+    assert.equal(await counters.get(flagsCounter(p2)), 11);
   } finally {
     await connection.close();
   }
@@ -116,7 +135,7 @@ test('ChangeCounters with the connection: the pool answers while it is not open,
 test('a closed connection never opens again: every read goes to the pool', async () => {
   const connection = new CounterConnection(db.url);
   await connection.close();
-  await assert.rejects(connection.read([1], false));
+  await assert.rejects(connection.read([p1], false));
   const counters = new ChangeCounters(db.pool, connection);
-  assert.equal(await counters.get(flagsCounter(1)), 6);
+  assert.equal(await counters.get(flagsCounter(p1)), 6);
 });
