@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { DatabaseTimeouts, Pool } from '../db/pool.ts';
 import { UnitsOfWork } from '../db/unit-of-work.ts';
+import { CounterConnection } from './changes/counter-connection.ts';
 import { ChangeCounters } from './changes/counters.ts';
 import { ChangeBus, type ChangeBusOptions } from './changes/bus.ts';
 import type { Kernel } from './deps.ts';
@@ -111,9 +112,12 @@ export const kernel = fp<KernelOptions>(
     const extensions = new Extensions();
     const units = new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed'), extensions);
     await bus.start();
-    app.decorate('kernel', { pool: options.pool, units, bus, counters: new ChangeCounters(options.pool) });
+    // The change-counter reads on a connection of their own, beside the listener's (direct, not through a pooler).
+    const counterConnection = options.databaseUrl === null ? null : new CounterConnection(options.databaseUrl, options.databaseTimeouts);
+    app.decorate('kernel', { pool: options.pool, units, bus, counters: new ChangeCounters(options.pool, counterConnection) });
     app.decorate('changeBus', bus);
     app.addHook('onClose', async () => bus.close());
+    if (counterConnection) app.addHook('onClose', async () => counterConnection.close());
     app.decorate('extensions', extensions);
     app.addHook('onReady', async () => extensions.seal());
     const mailer = options.mail

@@ -257,6 +257,35 @@ describe('retrieve', () => {
     assert.equal(response.statusCode, 404);
   });
 
+  test('answered early (retrieve, a plain page) or by the handler (a filtered list), the flag and the headers are the same', async () => {
+    const flag = await createFlag(t, { key: 'early-or-not', name: 'Both ways' });
+    const early = await getFlag(t, flag.id);
+    const page = await t.request({ method: 'GET', url: `${flagsUrl()}?limit=500&offset=0` });
+    const filtered = await t.request({ method: 'GET', url: `${flagsUrl()}?key=early-or-not` });
+    for (const response of [early, page, filtered]) {
+      assert.equal(response.statusCode, 200, response.body);
+      assert.equal(response.headers['content-type'], 'application/json; charset=utf-8');
+      assert.equal(response.headers['cache-control'], 'no-store');
+      assert.equal(response.headers['x-content-type-options'], 'nosniff');
+      assert.match(String(response.headers['x-request-id']), /.+/);
+      assert.equal(response.headers['content-length'], String(response.rawPayload.length));
+    }
+    const inPage = (page.json().results as Json[]).find((item) => item.id === flag.id);
+    assert.deepEqual(early.json(), flag);
+    assert.deepEqual(inPage, flag);
+    assert.deepEqual(filtered.json().results, [flag]);
+    // A page query the schema refuses, or one it has to coerce, still gets the route's answer.
+    for (const [query, status] of [['limit=0', 400], ['limit=abc', 400], ['offset=-1', 400], ['limit=1&limit=2', 400], ['limit=99999999999', 400]] as const) {
+      const response = await t.request({ method: 'GET', url: `${flagsUrl()}?${query}` });
+      assert.equal(response.statusCode, status, `${query}: ${response.body}`);
+      assert.equal(response.json().type, 'validation_error', query);
+    }
+    // HEAD is Fastify's: headers, no body.
+    const head = await t.request({ method: 'HEAD', url: `${flagsUrl()}${flag.id}/` });
+    assert.equal(head.statusCode, 200);
+    assert.equal(head.body, '');
+  });
+
   test('@current addresses the caller’s project', async () => {
     const flag = await createFlag(t, { key: 'current-one' });
     const response = await t.request({ method: 'GET', url: `/api/projects/@current/feature_flags/${flag.id}/` });

@@ -1,5 +1,6 @@
 import type { ReadHandle } from '../../db/pool.ts';
 import { CoalescedRead } from '../coalesced-read.ts';
+import { COUNTERS_SQL, type CounterConnection, type CounterRow } from './counter-connection.ts';
 
 /**
  * The change counters that prove in-memory copies current (docs/architecture.md, "Read your
@@ -11,27 +12,45 @@ export type CounterKey = 'auth' | `flags:${number}`;
 
 export const flagsCounter = (projectId: number): CounterKey => `flags:${projectId}`;
 
-export async function readCounters(db: ReadHandle, keys: readonly CounterKey[]): Promise<Map<CounterKey, number>> {
-  const projectIds = keys.flatMap((key) => (key === 'auth' ? [] : [Number(key.slice('flags:'.length))]));
-  // Prepared once per connection: it runs on nearly every request.
-  const { rows } = await db.query<{ key: CounterKey; counter: number }>({
-    name: 'bellwether-change-counters',
-    text: `SELECT 'auth' AS key, counter FROM auth_change_counter WHERE $2::boolean
-           UNION ALL
-           SELECT 'flags:' || project_id, counter FROM flag_change_counters WHERE project_id = ANY($1::int[])`,
-    values: [projectIds, keys.includes('auth')],
-  });
-  // A project whose flags were never written has no row yet: count 0.
+const projectIdsOf = (keys: readonly CounterKey[]): number[] =>
+  keys.flatMap((key) => (key === 'auth' ? [] : [Number(key.slice('flags:'.length))]));
+
+/** The counts of `keys` from the rows read; a project whose flags were never written has no row yet: count 0. */
+function countsOf(keys: readonly CounterKey[], rows: readonly CounterRow[]): Map<CounterKey, number> {
   const counts = new Map<CounterKey, number>(keys.map((key) => [key, 0]));
-  for (const row of rows) counts.set(row.key, row.counter);
+  for (const [key, counter] of rows) counts.set(key as CounterKey, counter);
   return counts;
+}
+
+export async function readCounters(db: ReadHandle, keys: readonly CounterKey[]): Promise<Map<CounterKey, number>> {
+  // Prepared once per connection: it runs on nearly every request.
+  const { rows } = await db.query<CounterRow>({
+    name: 'bellwether-change-counters',
+    text: COUNTERS_SQL,
+    values: [projectIdsOf(keys), keys.includes('auth')],
+    rowMode: 'array',
+  });
+  return countsOf(keys, rows);
 }
 
 export class ChangeCounters {
   private readonly reads: CoalescedRead<CounterKey, number>;
 
-  constructor(db: ReadHandle) {
-    this.reads = new CoalescedRead((keys) => readCounters(db, keys));
+  /**
+   * `connection`: the process's own connection for these reads (counter-connection.ts); a read it
+   * cannot make (lost, reconnecting) goes to the pool. None: always the pool.
+   */
+  constructor(db: ReadHandle, connection: CounterConnection | null = null) {
+    this.reads = new CoalescedRead(async (keys) => {
+      if (!connection) return readCounters(db, keys);
+      let rows: CounterRow[];
+      try {
+        rows = await connection.read(projectIdsOf(keys), keys.includes('auth'));
+      } catch {
+        return readCounters(db, keys);
+      }
+      return countsOf(keys, rows);
+    });
   }
 
   /** The counter as read after `since` (performance.now(); default: now). */
