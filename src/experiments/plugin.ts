@@ -31,7 +31,7 @@ export const experiments = defineArea<ExperimentsOptions>('experiments', ['kerne
   const significance = new SignificanceJob(deps, { log: app.log, intervalMs: options.experimentSignificanceIntervalMs ?? 0 });
   app.decorate('experimentSignificance', significance);
   pluginJobs(app).periodic(significance);
-  app.extensions.contribute(ACTIVITY_FOLLOWERS, syncExperimentsToFlag);
+  app.extensions.contribute(ACTIVITY_FOLLOWERS, { follow: syncExperimentsToFlag });
   app.extensions.contribute(EVENT_PROCESSORS, experimentsProcessor(new LiveExperimentsCache(app.kernel.pool, app.kernel.bus)));
   await registerInProject(app, '/experiments', experimentRoutes(deps));
   await registerInProject(app, '/query', queryRoutes(deps));
