@@ -29,6 +29,9 @@ export async function syncExperimentsToFlag(unit: UnitOfWork, entry: NewActivity
   if (entry.scope !== FLAG_SCOPE || entry.activity !== 'updated') return;
   const change = (entry.detail.changes ?? []).find((each) => each.field === 'filters');
   if (!change || !isObject(change.after)) return;
+  // The flag as written says which live experiments use it: none, no statement.
+  const linked = entry.subject?.().experiment_set;
+  if (Array.isArray(linked) && linked.length === 0) return;
   const { variants, aggregationIndex } = experimentParametersOf(change.after);
   // Only experiments whose stored variants or group type differ are written.
   await unit.client.query(

@@ -80,3 +80,17 @@ test("a draft's parameters PATCH still leaves the experiment and its flag with t
   );
   assert.deepEqual(onFlag.map((v: Json) => [v.key, v.rollout_percentage]), [['control', 60], ['test', 40]]);
 });
+
+test('a flag no live experiment uses is edited without touching any experiment', async () => {
+  const created = await t.request({
+    method: 'POST',
+    url: `/api/projects/${t.projectId}/feature_flags/`,
+    payload: { key: `plain-${Date.now()}`, filters: { groups: [{ properties: [], rollout_percentage: 100 }], multivariate: { variants: three.slice(0, 2).map((v) => ({ ...v, rollout_percentage: 50 })) } } },
+  });
+  assert.equal(created.statusCode, 201, created.body);
+  const { rows: before } = await t.db.pool.query('SELECT id, parameters FROM experiments ORDER BY id');
+  const edited = await patchFlag(created.json().id, { filters: { groups: [{ properties: [], rollout_percentage: 100 }], multivariate: { variants: three } } });
+  assert.equal(edited.statusCode, 200, edited.body);
+  const { rows: after } = await t.db.pool.query('SELECT id, parameters FROM experiments ORDER BY id');
+  assert.deepEqual(after, before);
+});
