@@ -12,7 +12,7 @@ export interface Config {
   host: string;
   databaseUrl: string | null;
   /**
-   * DATABASE_LISTEN_URL: a direct (session) connection for change notices (LISTEN) and migrations
+   * DATABASE_LISTEN_URL: direct (session) connections for change notices (LISTEN), the change-counter reads and migrations
    * (a session advisory lock); default DATABASE_URL, which may then go through a transaction-mode pooler.
    */
   listenUrl: string | null;

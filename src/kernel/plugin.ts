@@ -113,7 +113,9 @@ export const kernel = fp<KernelOptions>(
     const units = new UnitsOfWork(options.pool, (error) => app.log.error({ err: error }, 'an effect of a committed write failed'), extensions);
     await bus.start();
     // The change-counter reads on a connection of their own, beside the listener's (direct, not through a pooler).
-    const counterConnection = options.databaseUrl === null ? null : new CounterConnection(options.databaseUrl, options.databaseTimeouts);
+    // A read unanswered within the listener's heartbeat timeout counts it as dead (the pool answers).
+    const counterConnection =
+      options.databaseUrl === null ? null : new CounterConnection(options.databaseUrl, options.databaseTimeouts, options.changeBus?.heartbeatTimeoutMs);
     app.decorate('kernel', { pool: options.pool, units, bus, counters: new ChangeCounters(options.pool, counterConnection) });
     app.decorate('changeBus', bus);
     app.addHook('onClose', async () => bus.close());

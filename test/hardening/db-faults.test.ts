@@ -234,7 +234,8 @@ describe('database faults', () => {
     try {
       await setActive(b, true);
       await until(async () => (await flagActive(c)) === true, 2_000, 'C sees the flag on');
-      assert.equal(proxy.freeze(), 1, "the proxy carries C's listener only");
+      // The direct URL carries C's listener and C's change-counter connection.
+      assert.equal(proxy.freeze(), 2, "the proxy carries C's listener and counter connection");
       const frozenAt = Date.now();
       await until(() => c.app.changeBus.stats.lost === 1, 3_000, 'the heartbeat notices');
       const noticedMs = Date.now() - frozenAt;

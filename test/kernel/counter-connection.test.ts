@@ -5,7 +5,7 @@ import { after, before, test } from 'node:test';
 import pg from 'pg';
 import { CounterConnection, counterParameters, encodeRead } from '../../src/kernel/changes/counter-connection.ts';
 import { ChangeCounters, flagsCounter, readCounters } from '../../src/kernel/changes/counters.ts';
-import { databaseOf, terminateBackends } from '../hardening/db-support.ts';
+import { databaseOf, FreezingProxy, terminateBackends } from '../hardening/db-support.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { ADMIN_URL, type TestDatabase } from '../helpers/database.ts';
 import { sleep } from '../helpers/eventually.ts';
@@ -129,6 +129,26 @@ test('ChangeCounters with the connection: the pool answers while it is not open,
     assert.equal(await counters.get(flagsCounter(p2)), 11);
   } finally {
     await connection.close();
+  }
+});
+
+test('a connection that hangs without closing: the read fails after the timeout, and the pool answers meanwhile', async () => {
+  const target = new URL(db.url);
+  const proxy = new FreezingProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  await proxy.listen();
+  const viaProxy = new URL(db.url);
+  viaProxy.port = String(proxy.port);
+  const connection = new CounterConnection(viaProxy.toString(), undefined, 300);
+  const counters = new ChangeCounters(db.pool, connection);
+  try {
+    await readWhenOpen(connection, [p2], false);
+    assert.equal(proxy.freeze(), 1);
+    await assert.rejects(connection.read([p2], false), /did not answer within 300 ms/);
+    const { rows } = await db.pool.query<{ counter: number }>('SELECT counter FROM flag_change_counters WHERE project_id = $1', [p2]);
+    assert.equal(await counters.get(flagsCounter(p2)), Number(rows[0].counter));
+  } finally {
+    await connection.close();
+    await proxy.close();
   }
 });
 

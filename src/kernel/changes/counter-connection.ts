@@ -17,6 +17,12 @@ import { BoundedCache } from '../bounded-cache.ts';
 const STATEMENT_NAME = 'bellwether_counters';
 /** Prepared requests kept, by their parameters (one per set of projects asked for together). */
 const PREPARED_REQUESTS_MAX = 256;
+/**
+ * A read not answered within this long (by default; the kernel passes the listener's heartbeat
+ * timeout) counts the connection as dead: a connection that hangs without closing would otherwise
+ * hold every request waiting for the read.
+ */
+const DEFAULT_READ_TIMEOUT_MS = 5_000;
 /** After a failed attempt to connect, the reads go to the pool this long before the next attempt. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
 
@@ -134,6 +140,7 @@ export class CounterConnection {
   constructor(
     private readonly databaseUrl: string,
     private readonly timeouts: DatabaseTimeouts = DEFAULT_DATABASE_TIMEOUTS,
+    private readonly readTimeoutMs: number = DEFAULT_READ_TIMEOUT_MS,
   ) {}
 
   /** The counters' rows for these projects (and `auth` when asked), read on this connection. */
@@ -154,14 +161,22 @@ export class CounterConnection {
     const bytes = this.prepared ? request : Buffer.concat([PARSE, request]);
     this.prepared = true;
     return new Promise<CounterRow[]>((resolve, reject) => {
+      let settled = false;
+      const fail = (error: Error) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        // Whether the statement is prepared on it is unknown now: a new connection starts afresh.
+        this.discard(client);
+        reject(error);
+      };
+      const timer = setTimeout(() => fail(new Error(`the change-counter read did not answer within ${this.readTimeoutMs} ms`)), this.readTimeoutMs);
       const query = new CounterQuery(bytes, (error, rows) => {
-        if (error) {
-          // Whether the statement is prepared on it is unknown now: a new connection starts afresh.
-          this.discard(client);
-          reject(error);
-        } else {
-          resolve(rows);
-        }
+        if (error) return fail(error);
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(rows);
       });
       client.query(query as unknown as pg.Submittable);
     });
@@ -171,7 +186,12 @@ export class CounterConnection {
     this.closed = true;
     const client = this.client ?? (await this.connecting?.catch(() => null));
     this.client = null;
-    await client?.end().catch(() => {});
+    if (!client) return;
+    // A connection that hangs would never end: waited for no longer than a read.
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, this.readTimeoutMs)));
+    await Promise.race([client.end().catch(() => {}), waited]);
+    clearTimeout(timer);
   }
 
   private connect(): Promise<pg.Client> {
