@@ -33,9 +33,9 @@ export interface Config {
   experimentSignificanceIntervalMs: number;
   /** SCHEDULED_CHANGES_INTERVAL_MS: between rounds of the scheduled-change executor on this node (default 5 000; 0 = off). */
   scheduledChangesIntervalMs: number;
-  /** SCHEDULED_CHANGES_CONCURRENCY (default 4): units of work applying due changes at once on this node. */
+  /** SCHEDULED_CHANGES_CONCURRENCY (default 1): units of work applying due changes at once on this node. */
   scheduledChangesConcurrency: number;
-  /** SCHEDULED_CHANGES_BATCH (default 25): due changes claimed and committed together by one unit of work. */
+  /** SCHEDULED_CHANGES_BATCH (default 50): due changes claimed and committed together by one unit of work. */
   scheduledChangesBatch: number;
   /** TRUST_PROXY: the proxies' addresses/CIDRs (comma-separated), a hop count, or `true`; default false. */
   trustProxy: TrustProxy;
@@ -191,8 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     surveyJobsIntervalMs: parseInterval(env.SURVEY_JOBS_INTERVAL_MS),
     experimentSignificanceIntervalMs: parseInterval(env.EXPERIMENT_SIGNIFICANCE_INTERVAL_MS, 'EXPERIMENT_SIGNIFICANCE_INTERVAL_MS', 60_000),
     scheduledChangesIntervalMs: parseInterval(env.SCHEDULED_CHANGES_INTERVAL_MS, 'SCHEDULED_CHANGES_INTERVAL_MS', 5_000),
-    scheduledChangesConcurrency: parseWholeNumber('SCHEDULED_CHANGES_CONCURRENCY', env.SCHEDULED_CHANGES_CONCURRENCY, 4, 1, 32),
-    scheduledChangesBatch: parseWholeNumber('SCHEDULED_CHANGES_BATCH', env.SCHEDULED_CHANGES_BATCH, 25, 1, 1000),
+    scheduledChangesConcurrency: parseWholeNumber('SCHEDULED_CHANGES_CONCURRENCY', env.SCHEDULED_CHANGES_CONCURRENCY, 1, 1, 32),
+    scheduledChangesBatch: parseWholeNumber('SCHEDULED_CHANGES_BATCH', env.SCHEDULED_CHANGES_BATCH, 50, 1, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     siteUrl,
     sessionLimits: {

@@ -9,9 +9,9 @@ import type { FlagWriteDeps } from '../flags/write-deps.ts';
 import { BatchNeedsSavepoints, runDue, type RunResult } from './apply.ts';
 
 export const DEFAULT_INTERVAL_MS = 5_000;
-export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_CONCURRENCY = 1;
 /** Changes claimed and committed together by one unit of work. */
-export const DEFAULT_BATCH = 25;
+export const DEFAULT_BATCH = 50;
 
 export type ExecutorLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 

@@ -121,6 +121,33 @@ describe('one-time changes', () => {
     assert.equal((await readFlag(t, flag.id)).version, flag.version);
   });
 
+  test('a batch with a failing change: the others are applied with one activity entry and one webhook message each, the failed one leaves neither', async () => {
+    // An endpoint stored as the API stores one (the API would resolve its host first).
+    const { rows: [{ id: hookId }] } = await t.db.pool.query<{ id: string }>(
+      `INSERT INTO webhook_endpoints (project_id, url, events, format, secret, secret_mask) VALUES ($1, 'https://hooks.example.com/in', '{feature_flag.updated}', 'json', 'whsec_x', 'whsec_x') RETURNING id`,
+      [t.projectId],
+    );
+    const flags = [await newFlag(t), await newFlag(t), await newFlag(t)];
+    const applied = [await scheduleOn(flags[0].id, { operation: 'update_status', value: false }), await scheduleOn(flags[2].id, { operation: 'update_status', value: false })];
+    const failed = await scheduleOn(flags[1].id, { operation: 'explode', value: 1 });
+    await t.app.scheduledChanges.runOnce();
+    assert.match(String((await getSchedule(t, failed.id)).failure_reason), /permanent error/);
+    assert.equal((await readFlag(t, flags[1].id)).version, flags[1].version);
+    assert.deepEqual((await flagActivity(flags[1].id)).map((entry) => entry.activity), ['created']);
+    for (const [n, flag] of [flags[0], flags[2]].entries()) {
+      assert.ok((await getSchedule(t, applied[n].id)).executed_at);
+      assert.equal((await readFlag(t, flag.id)).active, false);
+      const updates = (await flagActivity(flag.id)).filter((entry) => entry.activity === 'updated');
+      assert.deepEqual(updates.map((entry) => (entry.detail as Json).trigger), [{ job_type: 'scheduled_change', job_id: String(applied[n].id), payload: { scheduled_change_id: applied[n].id } }]);
+    }
+    const { rows } = await t.db.pool.query<{ id: string }>(
+      `SELECT payload->'data'->'object'->>'id' AS id FROM webhook_deliveries WHERE endpoint_id = $1 AND event_type = 'feature_flag.updated' ORDER BY id`,
+      [hookId],
+    );
+    assert.deepEqual(rows.map((row) => Number(row.id)).sort((a, b) => a - b), [flags[0].id as number, flags[2].id as number].sort((a, b) => a - b));
+    await t.db.pool.query('DELETE FROM webhook_endpoints WHERE id = $1', [hookId]);
+  });
+
   test('a flag deleted after scheduling: "does not exist" (permanent error)', async () => {
     const flag = await newFlag(t);
     const row = await scheduleOn(flag.id, { operation: 'update_status', value: true });
