@@ -1,4 +1,5 @@
 import type { Kernel } from '../kernel/deps.ts';
+import type { Change } from '../kernel/changes/bus.ts';
 import type { ReadHandle } from '../db/pool.ts';
 import { isUniqueViolation } from '../db/unique-violation.ts';
 import type { UnitOfWork, WriteTx } from '../db/unit-of-work.ts';
@@ -46,11 +47,21 @@ async function freshEvents(client: ReadHandle, projectId: number, events: Incomi
   return [...firsts.values()].filter((event) => !stored.has(event.uuid));
 }
 
-async function ingestIn(unit: UnitOfWork, projectId: number, events: IncomingEvent[], setup: IngestSetup): Promise<IngestResult> {
+/** Past this many changed persons a batch's notice names none (any person of the project): a notice holds 8 000 bytes at most. */
+const MAX_NOTICE_PERSONS = 500;
+
+/** The notice of stored persons a batch changed (the SDK's person cache drops them; sdk/person-cache.ts). */
+function personsChange(projectId: number, ids: readonly number[]): Change {
+  return ids.length > MAX_NOTICE_PERSONS ? { kind: 'persons', projectId } : { kind: 'persons', projectId, ids: [...new Set(ids)] };
+}
+
+async function ingestIn(deps: Kernel, unit: UnitOfWork, projectId: number, events: IncomingEvent[], setup: IngestSetup): Promise<IngestResult> {
   const { client } = unit;
   const fresh = await freshEvents(client, projectId, events);
   if (fresh.length === 0) return { stored: 0, duplicates: events.length };
-  const persons = await resolvePersons(client, projectId, fresh);
+  let changed: readonly number[] = [];
+  const persons = await resolvePersons(client, projectId, fresh, (ids) => (changed = ids));
+  if (changed.length > 0) await deps.bus.publish(unit, personsChange(projectId, changed));
   const stored = await insertEvents(client, projectId, fresh, persons);
   await recordDefinitions(client, projectId, fresh, setup.definitionsSeen);
   for (const processor of setup.processors) await processor.process(client, projectId, fresh, unit, persons);
@@ -73,7 +84,7 @@ export async function ingest(
 ): Promise<IngestResult> {
   // Two batches creating the same person at once: the loser's whole batch simply runs again.
   const retryAlso = (error: unknown) => isUniqueViolation(error);
-  const counts = await deps.units.run((unit) => ingestIn(unit, projectId, events, setup), { retry: true, retryAlso });
+  const counts = await deps.units.run((unit) => ingestIn(deps, unit, projectId, events, setup), { retry: true, retryAlso });
   ingestedEvents.inc({ result: 'stored' }, counts.stored);
   ingestedEvents.inc({ result: 'duplicate' }, counts.duplicates);
   return counts;

@@ -1,7 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { countCacheLookup } from './metrics/metrics.ts';
 
-export interface BoundedCacheOptions {
+export interface BoundedCacheOptions<V = unknown> {
   /** Entries kept at most; past it the least recently used goes. */
   max: number;
   /** How long an entry is served at most (ms). */
@@ -10,6 +10,8 @@ export interface BoundedCacheOptions {
   metricName?: string;
   /** The clock the TTL is measured on, in ms; default the process's monotonic clock (tests pass their own). */
   clock?: () => number;
+  /** Told of every entry that leaves: evicted, expired, deleted, replaced by `set` or cleared. */
+  onRemove?: (key: string, value: V) => void;
 }
 
 /**
@@ -21,11 +23,12 @@ export class BoundedCache<V> {
   private readonly entries: LRUCache<string, { value: V }>;
   private readonly metricName: string | undefined;
 
-  constructor(options: BoundedCacheOptions) {
-    const { clock } = options;
+  constructor(options: BoundedCacheOptions<V>) {
+    const { clock, onRemove } = options;
     this.entries = new LRUCache<string, { value: V }>({
       max: options.max,
       ttl: options.ttlMs,
+      ...(onRemove ? { dispose: (entry: { value: V }, key: string) => onRemove(key, entry.value) } : {}),
       // lru-cache reuses a reading of its clock for 1 ms of real time; a given clock is read every time.
       ...(clock ? { perf: { now: clock }, ttlResolution: 0 } : {}),
     });

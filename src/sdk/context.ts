@@ -18,7 +18,8 @@ import type { Pool } from '../db/pool.ts';
 import { poolWrite } from '../db/unit-of-work.ts';
 import type { CohortDefinition, EvaluationContext } from '../evaluation/index.ts';
 import type { ProjectView } from './project-view.ts';
-import { insertHashKeyOverrides, loadSubject, type SubjectRow } from './store.ts';
+import type { PersonCache } from './person-cache.ts';
+import { insertHashKeyOverrides, isPersonOnly, loadSubject, subjectOf, type SubjectQuery, type SubjectRow } from './store.ts';
 
 export interface SubjectInput {
   distinctId: string;
@@ -55,7 +56,14 @@ function overridesByPerson(row: SubjectRow): Overrides {
   return byPerson;
 }
 
-export async function loadContext(pool: Pool, view: ProjectView, input: SubjectInput, log?: ContextLog): Promise<LoadedContext> {
+/** `persons`: the person cache, for the SDK endpoints (a person-only read is served from it). */
+export async function loadContext(
+  pool: Pool,
+  view: ProjectView,
+  input: SubjectInput,
+  log?: ContextLog,
+  persons?: PersonCache,
+): Promise<LoadedContext> {
   const groupsToRead: { index: number; key: string }[] = [];
   const typeOfIndex = new Map<number, string>();
   for (const [type, key] of Object.entries(input.groups)) {
@@ -69,14 +77,15 @@ export async function loadContext(pool: Pool, view: ProjectView, input: SubjectI
   let row: SubjectRow | null = null;
   let errors = false;
   try {
-    row = await loadSubject(pool, {
+    const query: SubjectQuery = {
       projectId: view.projectId,
       distinctId: input.distinctId,
       anonDistinctId: continuity.length > 0 ? anonDistinctId : null,
       staticCohortIds: view.staticCohortIds,
       readOverrides: continuity.length > 0,
       groups: groupsToRead,
-    });
+    };
+    row = persons !== undefined && isPersonOnly(query) ? subjectOf(await persons.person(pool, query.projectId, query.distinctId)) : await loadSubject(pool, query);
   } catch (error) {
     errors = true;
     log?.warn({ err: error }, 'flag evaluation: the person could not be read; evaluating with the sent properties only');

@@ -22,17 +22,25 @@ const MAX_OUTCOMES = 32;
 
 export class DetailFragments {
   private readonly outcomes: Outcome[] = [];
-  /** The engine hands out one result object per outcome of a flag (PreparedFlag.result): found by identity first. */
-  private readonly byResult = new Map<FlagResult, Buffer>();
+  /**
+   * The engine hands out one result object per outcome of a flag (PreparedFlag.result): found by
+   * identity first, in these two lists side by side (a flag has a few outcomes: a scan of them
+   * costs less than a Map lookup).
+   */
+  private readonly results: FlagResult[] = [];
+  private readonly entries: Buffer[] = [];
 
   constructor(private readonly record: FlagRecord) {}
 
   /** The entry for this result, `"key":{…}`, in UTF-8. */
   entry(result: FlagResult): Buffer {
-    const known = this.byResult.get(result);
-    if (known !== undefined) return known;
+    const results = this.results;
+    for (let i = 0; i < results.length; i++) if (results[i] === result) return this.entries[i];
     const bytes = this.entryOf(result);
-    if (this.byResult.size < MAX_OUTCOMES) this.byResult.set(result, bytes);
+    if (results.length < MAX_OUTCOMES) {
+      results.push(result);
+      this.entries.push(bytes);
+    }
     return bytes;
   }
 

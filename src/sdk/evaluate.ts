@@ -9,6 +9,7 @@ import { SURVEY_FLAG_PREFIX } from '../flags/record.ts';
 import { loadContext, type ContextLog, type SubjectInput } from './context.ts';
 import { evaluationTurn } from './evaluation-turns.ts';
 import type { LiveFlag } from './live-flag.ts';
+import type { PersonCache } from './person-cache.ts';
 import type { ProjectView, Runtime } from './project-view.ts';
 
 export type { Runtime } from './project-view.ts';
@@ -53,7 +54,8 @@ export function selectFlags(view: ProjectView, selection: Selection): readonly L
 }
 
 /**
- * Evaluates the selected flags; no flag selected → no database work at all. The evaluation waits
+ * Evaluates the selected flags; no flag selected → no database work at all. `persons`: the person
+ * cache (the SDK endpoints). The evaluation waits
  * for its turn (evaluation-turns.ts); callers render their answer right after, in the same turn.
  */
 export async function evaluateFor(
@@ -62,10 +64,11 @@ export async function evaluateFor(
   input: SubjectInput,
   selection: Selection = {},
   log?: ContextLog,
+  persons?: PersonCache,
 ): Promise<Evaluation> {
   const selected = selectFlags(view, selection);
   if (selected.length === 0) return { flags: [], errors: false };
-  const { ctx, errors } = await loadContext(pool, view, input, log);
+  const { ctx, errors } = await loadContext(pool, view, input, log, persons);
   await evaluationTurn();
   const everyFlag = selected === view.flags && view.alignedWithFlagSet;
   const results = view.flagSet.evaluate(ctx, everyFlag ? undefined : selected.map((live) => live.flag));

@@ -8,6 +8,7 @@ import { defineArea } from '../kernel/area.ts';
 import { pluginJobs } from '../kernel/jobs.ts';
 import { registerInProject } from '../kernel/http/project-scope.ts';
 import { SdkAuth } from './auth.ts';
+import { PersonCache } from './person-cache.ts';
 import { SdkCache } from './cache.ts';
 import type { SdkDeps } from './deps.ts';
 import { LastCalledWriter } from './last-called.ts';
@@ -35,6 +36,7 @@ export const sdk = defineArea<SdkOptions>('sdk', ['kernel', 'public', 'accounts'
   const deps: SdkDeps = {
     pool,
     cache: new SdkCache(pool, bus, app.flagCache),
+    persons: new PersonCache(bus),
     auth: new SdkAuth(pool, app.authenticator, app.projectTokens, bus),
   };
   const lastCalled = new LastCalledWriter(pool, app.flagCache, app.log, options.lastCalledIntervalMs);

@@ -12,6 +12,7 @@
  * config keys (`configKeys`); `/flags` only with `config=true`.
  */
 import { randomUUID } from 'node:crypto';
+import { answerBuffer } from './answer-buffers.ts';
 import type { Evaluation } from './evaluate.ts';
 import { flagValue } from './evaluate.ts';
 
@@ -59,11 +60,15 @@ function detailBody(evaluation: Evaluation, config: boolean): Buffer {
     entries[i] = entry;
     size += entry.length;
   }
-  const body = Buffer.allocUnsafe(size);
-  let offset = head.copy(body, 0);
+  const body = answerBuffer(size);
+  // `Uint8Array#set` is a plain memory copy; `Buffer#copy` checks its arguments in JS at every call.
+  body.set(head, 0);
+  let offset = head.length;
   for (let i = 0; i < entries.length; i++) {
     if (i > 0) body[offset++] = COMMA;
-    offset += entries[i].copy(body, offset);
+    const entry = entries[i];
+    body.set(entry, offset);
+    offset += entry.length;
   }
   body.write(tail, offset, 'latin1');
   return body;

@@ -61,9 +61,7 @@ export interface SubjectRow {
  * the properties of the groups sent.
  */
 export async function loadSubject(db: ReadHandle, query: SubjectQuery): Promise<SubjectRow> {
-  const personOnly =
-    query.anonDistinctId === null && query.staticCohortIds.length === 0 && !query.readOverrides && query.groups.length === 0;
-  if (personOnly) return loadPerson(db, query.projectId, query.distinctId);
+  if (isPersonOnly(query)) return subjectOf(await loadPerson(db, query.projectId, query.distinctId));
   // A named (prepared) statement: parsed and planned once per connection, not per request.
   const { rows } = await db.query<SubjectRow>({
     name: 'sdk_load_subject',
@@ -100,11 +98,27 @@ export async function loadSubject(db: ReadHandle, query: SubjectQuery): Promise<
   return rows[0];
 }
 
+/** Whether the query needs the person and their properties only (no static cohorts in use, no experience continuity, no groups sent). */
+export function isPersonOnly(query: SubjectQuery): boolean {
+  return query.anonDistinctId === null && query.staticCohortIds.length === 0 && !query.readOverrides && query.groups.length === 0;
+}
+
+/** One distinct id's person: null fields when there is none. */
+export interface PersonRow {
+  person_id: number | null;
+  properties: Record<string, unknown> | null;
+}
+
+/** The subject of a person-only query. */
+export function subjectOf(person: PersonRow): SubjectRow {
+  return { person_id: person.person_id, properties: person.properties, anon_person_id: null, static_cohorts: [], overrides: null, groups: null };
+}
+
 /**
- * The person and their properties only: what most projects need (no static cohorts in use, no
- * experience continuity, no groups sent). Half the database time of the full statement.
+ * The person and their properties only: what most projects need (`isPersonOnly`). Half the
+ * database time of the full statement.
  */
-async function loadPerson(db: ReadHandle, projectId: number, distinctId: string): Promise<SubjectRow> {
+export async function loadPerson(db: ReadHandle, projectId: number, distinctId: string): Promise<PersonRow> {
   const { rows } = await db.query<{ person_id: number; properties: Record<string, unknown> | null }>({
     name: 'sdk_load_person',
     text: `SELECT d.person_id, p.properties FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id
@@ -112,14 +126,7 @@ async function loadPerson(db: ReadHandle, projectId: number, distinctId: string)
     values: [projectId, distinctId],
   });
   const person = rows[0];
-  return {
-    person_id: person?.person_id ?? null,
-    properties: person?.properties ?? null,
-    anon_person_id: null,
-    static_cohorts: [],
-    overrides: null,
-    groups: null,
-  };
+  return { person_id: person?.person_id ?? null, properties: person?.properties ?? null };
 }
 
 /** Experience continuity: `hashKey` for every (person, flag key) pair that has none yet. */

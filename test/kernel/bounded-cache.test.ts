@@ -56,3 +56,23 @@ test('each lookup is counted once in the cache metric, across scrapes', async ()
   assert.equal(await counted('miss'), 2);
   assert.equal(await counted('hit'), 3);
 });
+
+test('onRemove hears every entry that leaves: evicted, expired, replaced, deleted, cleared', () => {
+  let now = 1_000;
+  const removed: string[] = [];
+  const cache = new BoundedCache<number>({ max: 2, ttlMs: 10, clock: () => now, onRemove: (key, value) => removed.push(`${key}=${value}`) });
+  cache.set('a', 1);
+  cache.set('b', 2);
+  cache.set('c', 3);
+  assert.deepEqual(removed, ['a=1'], 'evicted');
+  cache.set('b', 20);
+  assert.deepEqual(removed, ['a=1', 'b=2'], 'replaced');
+  cache.delete('c');
+  assert.deepEqual(removed, ['a=1', 'b=2', 'c=3'], 'deleted');
+  now += 11;
+  assert.equal(cache.get('b'), undefined);
+  assert.deepEqual(removed, ['a=1', 'b=2', 'c=3', 'b=20'], 'expired');
+  cache.set('d', 4);
+  cache.clear();
+  assert.deepEqual(removed, ['a=1', 'b=2', 'c=3', 'b=20', 'd=4'], 'cleared');
+});

@@ -257,8 +257,11 @@ class BatchPersons {
     if (source.dbId !== null) this.mergedAway.push(source);
   }
 
-  /** Writes the batch's outcome: new persons and distinct ids, merges, then updates. */
-  async write(client: WriteTx): Promise<void> {
+  /**
+   * Writes the batch's outcome: new persons and distinct ids, merges, then updates. Answers the
+   * ids of the stored persons it changed or deleted (merged away); new persons are not among them.
+   */
+  async write(client: WriteTx): Promise<number[]> {
     const survivors = new Set(this.owners.values());
     const created = [...survivors].filter((p) => p.dbId === null);
     // Existing persons with something to write (chosen before the new ones get their ids).
@@ -295,6 +298,7 @@ class BatchPersons {
         updates.map((p) => ({ id: p.dbId!, properties: p.properties, is_identified: p.isIdentified, created_at: p.createdAt.toISOString() })),
       );
     }
+    return [...this.mergedAway.map((source) => source.dbId!), ...updates.map((p) => p.dbId!)];
   }
 
   /**
@@ -335,8 +339,16 @@ function survivorOf(person: PersonState): PersonState {
  * Call it before the transaction takes other row locks that parallel batches may also take
  * (its own locks are taken in one global order: distinct-id advisory locks, person rows by id,
  * the project's group-type lock, group rows by type and key).
+ *
+ * `onChanged` hears the ids of the stored persons the batch changed or merged away (not the ones
+ * it created), once they are written, for the change notice of the batch's transaction.
  */
-export async function resolvePersons(client: WriteTx, projectId: number, events: IncomingEvent[]): Promise<Map<string, string>> {
+export async function resolvePersons(
+  client: WriteTx,
+  projectId: number,
+  events: IncomingEvent[],
+  onChanged?: (personIds: readonly number[]) => void,
+): Promise<Map<string, string>> {
   if (events.length === 0) return new Map();
   const distinctIds = distinctIdsOf(events);
   const seen = await peekPersons(client, projectId, distinctIds);
@@ -350,7 +362,8 @@ export async function resolvePersons(client: WriteTx, projectId: number, events:
     const untouched = seen.filter((row) => !lockedIds.has(row.distinct_id));
     batch = new BatchPersons(projectId, [...(await lockAndLookup(client, projectId, toLock)), ...untouched]);
     for (const event of events) batch.apply(event);
-    await batch.write(client);
+    const changed = await batch.write(client);
+    if (changed.length > 0) onChanged?.(changed);
   }
   await resolveGroups(client, projectId, events);
   return batch.result(distinctIds);

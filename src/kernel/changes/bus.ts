@@ -14,6 +14,8 @@ export type Change =
   | { kind: 'survey'; projectId: number; id: string }
   | { kind: 'experiment'; projectId: number; id: number }
   | { kind: 'group_types'; projectId: number }
+  /** Stored persons changed or merged away (ingestion); `ids` absent: any person of the project. */
+  | { kind: 'persons'; projectId: number; ids?: number[] }
   | { kind: 'project'; projectId: number }
   | { kind: 'auth' };
 
@@ -173,6 +175,14 @@ export class ChangeBus {
   /** Whether notices are being heard now. */
   get listening(): boolean {
     return this.client !== null;
+  }
+
+  /**
+   * Whether every committed change is heard now: notices are being heard, or there is no
+   * connection to hear them on (a single process, which hears its own changes from their units).
+   */
+  get hearsEveryChange(): boolean {
+    return this.connectionString === null || this.client !== null;
   }
 
   /** Starts listening; without a connection string (a single-process test) nothing is heard. */

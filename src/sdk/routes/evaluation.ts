@@ -27,7 +27,7 @@ async function answer(deps: SdkDeps, request: FastifyRequest, kind: Kind): Promi
   const view = await deps.cache.view(request.publicProject);
   const evaluation = flagsRequest.disableFlags
     ? NO_FLAGS
-    : await evaluateFor(deps.pool, view, flagsRequest.input, flagsRequest.selection, request.log);
+    : await evaluateFor(deps.pool, view, flagsRequest.input, flagsRequest.selection, request.log, deps.persons);
   return kind === 'flags' ? flagsJson(evaluation, query.version, query.config) : decideJson(evaluation, query.version);
 }
 

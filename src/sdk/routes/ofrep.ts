@@ -63,7 +63,7 @@ export function ofrepRoutes(deps: SdkDeps) {
           const input = readOfrepContext(await readRequestBody(request));
           const view = await deps.cache.view(projectId);
           if (!view.byKey.has(key)) throw new OfrepFailure(404, 'FLAG_NOT_FOUND', `No flag with key "${key}" in this project.`);
-          const evaluation = await evaluateFor(deps.pool, view, input, { onlyKeys: [key] }, request.log);
+          const evaluation = await evaluateFor(deps.pool, view, input, { onlyKeys: [key] }, request.log, deps.persons);
           const [only] = evaluation.flags;
           return sendJson(reply, JSON.stringify(ofrepResult(only.live, only.result)));
         } catch (error) {
@@ -90,7 +90,7 @@ export function ofrepRoutes(deps: SdkDeps) {
         try {
           const input = readOfrepContext(await readRequestBody(request));
           const view = await deps.cache.view(projectId);
-          const evaluation = await evaluateFor(deps.pool, view, input, {}, request.log);
+          const evaluation = await evaluateFor(deps.pool, view, input, {}, request.log, deps.persons);
           const flags = evaluation.flags
             .map(({ live, result }) => ofrepResult(live, result))
             .sort((a, b) => String(a.key).localeCompare(String(b.key)));
