@@ -75,7 +75,7 @@ export class DeliveryWorker {
   private readonly sends = new Set<Promise<void>>();
   private lastSweep = 0;
   /** Attempts finished but not yet recorded; one unit of work records all that wait. */
-  private unrecorded: { finished: FinishedAttempt; done: (error?: unknown) => void }[] = [];
+  private unrecorded: { finished: FinishedAttempt; at: number; done: (error?: unknown) => void }[] = [];
   private recording: Promise<void> | null = null;
 
   constructor(
@@ -237,7 +237,7 @@ export class DeliveryWorker {
   /** Resolves once the attempt is recorded, with whatever else finished meanwhile (fewer transactions under load). */
   private record(finished: FinishedAttempt): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      this.unrecorded.push({ finished, done: (error) => (error === undefined ? resolve() : reject(error)) });
+      this.unrecorded.push({ finished, at: performance.now(), done: (error) => (error === undefined ? resolve() : reject(error)) });
       if (!this.recording) this.recording = this.recordWaiting();
     });
   }
@@ -248,7 +248,14 @@ export class DeliveryWorker {
     while (this.unrecorded.length > 0) {
       const batch = this.unrecorded.splice(0, 500);
       try {
-        await this.units.run((unit) => recordAttempts(unit.client, batch.map((each) => each.finished), this.settings.disableAfterMs));
+        await this.units.run((unit) => {
+          // A retry waits from when its attempt ended, not from when the record got a connection.
+          const recordedAt = performance.now();
+          const finished = batch.map(({ finished: each, at }) =>
+            each.retryInMs === null ? each : { ...each, retryInMs: Math.max(0, Math.round(each.retryInMs - (recordedAt - at))) },
+          );
+          return recordAttempts(unit.client, finished, this.settings.disableAfterMs);
+        });
         for (const each of batch) each.done();
       } catch (error) {
         for (const each of batch) each.done(error);
