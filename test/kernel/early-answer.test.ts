@@ -11,6 +11,7 @@ import { EarlyAnswers, type EarlyAnswerer } from '../../src/kernel/http/early-an
 interface Seen {
   handled: string[];
   onSend: number;
+  onResponse: number;
 }
 
 async function appWith(answer: EarlyAnswerer): Promise<{ app: FastifyInstance; seen: Seen; early: EarlyAnswers }> {
@@ -18,11 +19,15 @@ async function appWith(answer: EarlyAnswerer): Promise<{ app: FastifyInstance; s
   // As the service's error handler answers a database out of reach.
   app.setErrorHandler(async (_error, _request, reply) => reply.code(503).send({ unavailable: true }));
   const early = new EarlyAnswers();
-  const seen: Seen = { handled: [], onSend: 0 };
+  const seen: Seen = { handled: [], onSend: 0, onResponse: 0 };
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
   // An earlier onRequest hook's header (as the public surface's CORS hook sets them).
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('access-control-allow-origin', 'https://example.com');
+  });
+  // Where the service counts, times and logs every answer: once for an early answer too.
+  app.addHook('onResponse', async () => {
+    seen.onResponse += 1;
   });
   app.addHook('onSend', async (request, reply, payload) => {
     seen.onSend += 1;
@@ -54,7 +59,7 @@ describe('early answers', () => {
     assert.equal(response.headers['x-content-type-options'], 'nosniff');
     assert.match(String(response.headers['x-request-id']), /.+/);
     assert.equal(response.headers['access-control-allow-origin'], 'https://example.com');
-    assert.deepEqual(seen, { handled: [], onSend: 0 });
+    assert.deepEqual(seen, { handled: [], onSend: 0, onResponse: 1 });
     await app.close();
   });
 
@@ -65,7 +70,7 @@ describe('early answers', () => {
       const response = await app.inject({ method: 'POST', url: '/thing', headers: { 'content-type': 'application/json' }, payload: body });
       assert.equal(response.statusCode, 200);
       assert.deepEqual(response.json(), { handled: true });
-      assert.deepEqual(seen, { handled: [body], onSend: 1 });
+      assert.deepEqual(seen, { handled: [body], onSend: 1, onResponse: 1 });
       assert.equal(response.headers['access-control-allow-origin'], 'https://example.com');
       await app.close();
     }

@@ -17,7 +17,6 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import type { FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preParsingHookHandler } from 'fastify';
 import { isDatabaseUnavailable } from '../../db/unavailable.ts';
-import { httpDuration, httpRequests } from '../metrics/metrics.ts';
 import { setSecurityHeaders } from './security-headers.ts';
 
 export interface EarlyAnswer {
@@ -139,10 +138,8 @@ export class EarlyAnswers {
     if (payload !== null) reply.header('content-length', typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length);
     const raw = reply.raw;
     raw.writeHead(early.status, reply.getHeaders() as Record<string, string | number | string[]>);
+    // Counted, timed and logged by the onResponse hooks and Fastify's request log, which run for a
+    // hijacked reply too once it finishes.
     raw.end(payload ?? undefined);
-    const labels = { method: request.method, route: request.routeOptions.url ?? '(unmatched)', status: String(early.status) };
-    httpRequests.inc(labels);
-    httpDuration.observe(labels, reply.elapsedTime / 1000);
-    request.log.info({ res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
