@@ -66,18 +66,19 @@ export async function lastCalledWrittenSince(
 
 /**
  * Takes the project's live-flag lock (held until the transaction ends, so that writes adding a live
- * flag to one project run one after the other) and then counts its live flags, in one round trip.
- * Two statements, so that the count's snapshot is taken once the lock is held: it sees every flag
- * committed by the writer waited for.
+ * flag to one project run one after the other) and then reads its live flags' number, in one round
+ * trip. The number is kept by PostgreSQL (flag_live_counts, migration 060) so that a create costs
+ * the same at 10 flags as at 10 000. Two statements, so that the read's snapshot is taken once the
+ * lock is held: it sees every flag committed by the writer waited for.
  */
 export async function lockAndCountLiveFlags(db: WriteTx, projectId: number): Promise<number> {
   // Only an integer checked here is written into the text: a parameterised statement must travel alone.
   if (!Number.isSafeInteger(projectId)) throw new Error(`not a project id: ${projectId}`);
   const results = (await db.query(
     `SELECT pg_advisory_xact_lock(727020, ${projectId}); ` +
-      `SELECT count(*)::int AS n FROM feature_flags WHERE project_id = ${projectId} AND NOT deleted`,
+      `SELECT live AS n FROM flag_live_counts WHERE project_id = ${projectId}`,
   )) as unknown as { rows: { n: number }[] }[];
-  return results[1].rows[0].n;
+  return results[1].rows[0]?.n ?? 0;
 }
 
 /** A live flag other than `exceptId` holding `key` in the project. */
