@@ -79,6 +79,8 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       scheduledChangesIntervalMs: config.scheduledChangesIntervalMs,
       scheduledChangesConcurrency: config.scheduledChangesConcurrency,
       scheduledChangesBatch: config.scheduledChangesBatch,
+      scheduledChangesPausePercent: config.scheduledChangesPausePercent,
+      scheduledChangesWriteWaitMs: config.scheduledChangesWriteWaitMs,
       trustProxy: config.trustProxy,
       siteUrl: config.siteUrl,
       sessionLimits: config.sessionLimits,

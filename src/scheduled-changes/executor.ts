@@ -6,12 +6,18 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import type { FlagWriteDeps } from '../flags/write-deps.ts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { BatchNeedsSavepoints, runDue, type RunResult } from './apply.ts';
+import { InteractiveWrites, type YieldOptions } from './yield.ts';
 
 export const DEFAULT_INTERVAL_MS = 5_000;
 export const DEFAULT_CONCURRENCY = 1;
 /** Changes claimed and committed together by one unit of work. */
 export const DEFAULT_BATCH = 50;
+/** After each batch, a pause of this share of its own time (a duty cycle that leaves cores to interactive work). */
+export const DEFAULT_PAUSE_PERCENT = 0;
+/** Longest a batch waits for a gap in this node's API writes. */
+export const DEFAULT_WRITE_WAIT_MS = 0;
 
 export type ExecutorLog = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error'>;
 
@@ -22,6 +28,11 @@ export interface ExecutorOptions {
   /** Units of work applying changes at once in this process. */
   concurrency: number;
   batch: number;
+  /** Giving way to interactive work (yield.ts). */
+  pausePercent: YieldOptions['pausePercent'];
+  writeWaitMs: YieldOptions['writeWaitMs'];
+  /** This node's API writes; a fresh tracker (never busy) when absent. */
+  writes: InteractiveWrites;
 }
 
 const silent: ExecutorLog = { info: () => {}, warn: () => {}, error: () => {} };
@@ -36,19 +47,36 @@ export class ScheduledChangeExecutor {
     private readonly deps: FlagWriteDeps,
     options: Partial<ExecutorOptions> = {},
   ) {
-    this.options = { log: options.log ?? silent, intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS, concurrency: options.concurrency ?? DEFAULT_CONCURRENCY, batch: options.batch ?? DEFAULT_BATCH };
+    this.options = {
+      log: options.log ?? silent,
+      intervalMs: options.intervalMs ?? DEFAULT_INTERVAL_MS,
+      concurrency: options.concurrency ?? DEFAULT_CONCURRENCY,
+      batch: options.batch ?? DEFAULT_BATCH,
+      pausePercent: options.pausePercent ?? DEFAULT_PAUSE_PERCENT,
+      writeWaitMs: options.writeWaitMs ?? DEFAULT_WRITE_WAIT_MS,
+      writes: options.writes ?? new InteractiveWrites(),
+    };
+  }
+
+  /** This node's API writes, the signal batches wait out. */
+  get writes(): InteractiveWrites {
+    return this.options.writes;
   }
 
   /** One round: every change due at `now`; answers what each run did. */
   async runOnce(now: Date = new Date()): Promise<RunResult[]> {
     const results: RunResult[] = [];
+    const { pausePercent, writeWaitMs, writes } = this.options;
     const worker = async () => {
       for (;;) {
+        await writes.quiet(writeWaitMs);
+        const started = performance.now();
         const ran = await this.runBatch(now);
         if (ran.length === 0) return;
         for (const result of ran) this.report(result);
         results.push(...ran);
         if (this.stopped) return;
+        if (pausePercent > 0) await sleep(((performance.now() - started) * pausePercent) / 100);
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, this.options.concurrency) }, worker));

@@ -6,6 +6,7 @@ import { defineArea } from '../kernel/area.ts';
 import { registerInProject } from '../kernel/http/project-scope.ts';
 import { ScheduledChangeExecutor } from './executor.ts';
 import { scheduleRoutes } from './routes.ts';
+import { InteractiveWrites, WRITE_METHODS } from './yield.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -20,9 +21,13 @@ export interface ScheduledChangesOptions {
   /** SCHEDULED_CHANGES_CONCURRENCY and SCHEDULED_CHANGES_BATCH (the executor's defaults when absent). */
   scheduledChangesConcurrency?: number;
   scheduledChangesBatch?: number;
+  /** SCHEDULED_CHANGES_PAUSE_PERCENT and SCHEDULED_CHANGES_WRITE_WAIT_MS: how the executor gives way to interactive work. */
+  scheduledChangesPausePercent?: number;
+  scheduledChangesWriteWaitMs?: number;
 }
 
 export const scheduledChanges = defineArea<ScheduledChangesOptions>('scheduled-changes', ['kernel', 'accounts', 'flags'], async (app, options) => {
+  const writes = new InteractiveWrites();
   const executor = new ScheduledChangeExecutor(
     { ...app.kernel, flagCache: app.flagCache },
     {
@@ -30,10 +35,26 @@ export const scheduledChanges = defineArea<ScheduledChangesOptions>('scheduled-c
       intervalMs: options.scheduledChangesIntervalMs ?? 0,
       ...(options.scheduledChangesConcurrency === undefined ? {} : { concurrency: options.scheduledChangesConcurrency }),
       ...(options.scheduledChangesBatch === undefined ? {} : { batch: options.scheduledChangesBatch }),
+      ...(options.scheduledChangesPausePercent === undefined ? {} : { pausePercent: options.scheduledChangesPausePercent }),
+      ...(options.scheduledChangesWriteWaitMs === undefined ? {} : { writeWaitMs: options.scheduledChangesWriteWaitMs }),
+      writes,
     },
   );
   app.decorate('scheduledChanges', executor);
   await registerInProject(app, '/scheduled_changes', scheduleRoutes(app.kernel));
+  // Management API writes on this process, the signal a batch waits out (yield.ts). A request
+  // marked on arrival is unmarked once, when it is answered or abandoned.
+  const marked = new WeakSet<object>();
+  app.addHook('onRequest', async (request) => {
+    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
+    marked.add(request);
+    writes.started();
+  });
+  const unmark = async (request: object) => {
+    if (marked.delete(request)) writes.finished();
+  };
+  app.addHook('onResponse', unmark);
+  app.addHook('onRequestAbort', unmark);
   app.addHook('onReady', async () => executor.start());
   app.addHook('onClose', async () => executor.stop());
 });

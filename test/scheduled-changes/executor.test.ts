@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { createPool, type Pool } from '../../src/db/pool.ts';
 import { ScheduledChangeExecutor } from '../../src/scheduled-changes/executor.ts';
+import { InteractiveWrites, QUIET_GAP_MS } from '../../src/scheduled-changes/yield.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { eventually } from '../helpers/eventually.ts';
 import { getSchedule, newFlag, readFlag, schedule, type Json } from './client.ts';
@@ -305,5 +306,55 @@ describe('at start', () => {
       await node.close();
       await pool.end();
     }
+  });
+});
+
+describe('giving way to interactive work', () => {
+  test('the write signal: busy while a write runs, quiet a gap after the last one ends, never below zero', () => {
+    const writes = new InteractiveWrites();
+    const later = () => performance.now() + QUIET_GAP_MS + 1;
+    assert.equal(writes.busy(later()), false);
+    writes.started();
+    writes.started();
+    assert.equal(writes.busy(later()), true, 'two in flight');
+    writes.finished();
+    assert.equal(writes.busy(later()), true, 'one still in flight');
+    writes.finished();
+    writes.finished();
+    assert.equal(writes.busy(later()), false);
+    writes.started();
+    assert.equal(writes.busy(later()), true, 'an extra finish did not hide a later write');
+  });
+
+  test('a node that never stops writing still drains every due change once, with pauses between batches', async () => {
+    const flags = await Promise.all(Array.from({ length: 3 }, () => newFlag(t)));
+    const rows: Json[] = [];
+    for (const flag of flags) {
+      for (let n = 0; n < 3; n += 1) rows.push(await scheduleOn(flag.id, { operation: 'update_status', value: n % 2 === 1 }));
+    }
+    const writes = new InteractiveWrites();
+    writes.started(); // never finished: the node looks busy throughout
+    const executor = new ScheduledChangeExecutor({ ...t.app.kernel, flagCache: t.app.flagCache }, { batch: 2, pausePercent: 100, writeWaitMs: 5, writes });
+    const ran = await executor.runOnce();
+    const ids = ran.map((r) => r.id);
+    assert.equal(new Set(ids).size, ids.length, 'none run twice');
+    for (const row of rows) assert.ok(ids.includes(row.id as number), `change ${String(row.id)} ran`);
+    for (const row of rows) assert.ok((await getSchedule(t, row.id)).executed_at);
+    for (const flag of flags) assert.equal((await readFlag(t, flag.id)).version, (flag.version as number) + 3);
+  });
+
+  test('management API writes are counted and released; reads and the SDK are not counted', async () => {
+    const writes = t.app.scheduledChanges.writes;
+    const flag = await newFlag(t);
+    const before = writes.seen;
+    const patched = await t.request({ method: 'PATCH', url: `/api/projects/${t.projectId}/feature_flags/${flag.id}/`, payload: { name: 'renamed' } });
+    assert.equal(patched.statusCode, 200);
+    const refused = await t.request({ method: 'PATCH', url: `/api/projects/${t.projectId}/feature_flags/999999999/`, payload: { name: 'x' } });
+    assert.equal(refused.statusCode, 404);
+    assert.equal(writes.seen, before + 2, 'both writes, answered or refused, were seen');
+    await t.request({ method: 'GET', url: `/api/projects/${t.projectId}/feature_flags/${flag.id}/` });
+    await t.request({ method: 'POST', url: '/flags/?v=2', payload: { api_key: 'phc_none', distinct_id: 'someone' } });
+    assert.equal(writes.seen, before + 2, 'a read and an SDK call are not writes');
+    assert.equal(writes.busy(performance.now() + QUIET_GAP_MS + 1), false, 'nothing left in flight');
   });
 });
