@@ -37,7 +37,7 @@ export interface Config {
   scheduledChangesConcurrency: number;
   /** SCHEDULED_CHANGES_BATCH (default 50): due changes claimed and committed together by one unit of work. */
   scheduledChangesBatch: number;
-  /** SCHEDULED_CHANGES_PAUSE_PERCENT (default 0): after each batch, a pause of this percentage of the batch's time. */
+  /** SCHEDULED_CHANGES_PAUSE_PERCENT (default 25): after each batch, a pause of this percentage of the batch's time. */
   scheduledChangesPausePercent: number;
   /** SCHEDULED_CHANGES_WRITE_WAIT_MS (default 0): longest a batch waits for a gap in this node's API writes. */
   scheduledChangesWriteWaitMs: number;
@@ -197,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     scheduledChangesIntervalMs: parseInterval(env.SCHEDULED_CHANGES_INTERVAL_MS, 'SCHEDULED_CHANGES_INTERVAL_MS', 5_000),
     scheduledChangesConcurrency: parseWholeNumber('SCHEDULED_CHANGES_CONCURRENCY', env.SCHEDULED_CHANGES_CONCURRENCY, 1, 1, 32),
     scheduledChangesBatch: parseWholeNumber('SCHEDULED_CHANGES_BATCH', env.SCHEDULED_CHANGES_BATCH, 50, 1, 1000),
-    scheduledChangesPausePercent: parseWholeNumber('SCHEDULED_CHANGES_PAUSE_PERCENT', env.SCHEDULED_CHANGES_PAUSE_PERCENT, 0, 0, 1000),
+    scheduledChangesPausePercent: parseWholeNumber('SCHEDULED_CHANGES_PAUSE_PERCENT', env.SCHEDULED_CHANGES_PAUSE_PERCENT, 25, 0, 1000),
     scheduledChangesWriteWaitMs: parseWholeNumber('SCHEDULED_CHANGES_WRITE_WAIT_MS', env.SCHEDULED_CHANGES_WRITE_WAIT_MS, 0, 0, 1000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
     siteUrl,

@@ -15,7 +15,7 @@ export const DEFAULT_CONCURRENCY = 1;
 /** Changes claimed and committed together by one unit of work. */
 export const DEFAULT_BATCH = 50;
 /** After each batch, a pause of this share of its own time (a duty cycle that leaves cores to interactive work). */
-export const DEFAULT_PAUSE_PERCENT = 0;
+export const DEFAULT_PAUSE_PERCENT = 25;
 /** Longest a batch waits for a gap in this node's API writes. */
 export const DEFAULT_WRITE_WAIT_MS = 0;
 
