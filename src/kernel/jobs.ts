@@ -40,6 +40,53 @@ export interface PeriodicWork {
   stop(): Promise<void>;
 }
 
+/**
+ * Rounds on a timer: every `intervalMs` (the first after one interval; 0 = no timer, `runOnce` still
+ * works), never two at once, a failed round logged and the next one scheduled; the timer never keeps
+ * the process alive.
+ */
+export abstract class TimedRounds implements PeriodicWork {
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<unknown> | null = null;
+  /** Set once `stop` is called: a long round checks it between steps. */
+  protected stopped = false;
+
+  protected constructor(
+    protected readonly log: JobLog,
+    protected readonly intervalMs: number,
+    /** Logged when a round fails, e.g. "survey jobs round failed". */
+    private readonly failure: string,
+  ) {}
+
+  abstract runOnce(): Promise<unknown>;
+
+  start(): void {
+    if (this.intervalMs <= 0 || this.timer !== null || this.stopped) return;
+    this.schedule();
+  }
+
+  /** No more rounds; waits for the one in flight. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.inFlight;
+  }
+
+  private schedule(): void {
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.inFlight = this.runOnce()
+        .catch((error: unknown) => this.log.error({ err: error }, this.failure))
+        .finally(() => {
+          this.inFlight = null;
+          if (!this.stopped) this.schedule();
+        });
+    }, this.intervalMs);
+    this.timer.unref();
+  }
+}
+
 export interface PluginJobs {
   jobs: BackgroundJobs;
   log: JobLog;

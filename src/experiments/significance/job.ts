@@ -6,7 +6,7 @@
  */
 import type { FlagRecord } from '../../flags/record.ts';
 import { findFlag } from '../../flags/store.ts';
-import type { JobLog, PeriodicWork } from '../../kernel/jobs.ts';
+import { TimedRounds, type JobLog } from '../../kernel/jobs.ts';
 import { raiseEvent } from '../../kernel/raised-events.ts';
 import type { ExperimentDeps } from '../deps.ts';
 import { presentExperiment } from '../present.ts';
@@ -47,22 +47,16 @@ async function significantVariants(deps: ExperimentDeps, experiment: ExperimentR
   }
 }
 
-export class SignificanceJob implements PeriodicWork {
-  private readonly log: JobLog;
-  private readonly intervalMs: number;
+export class SignificanceJob extends TimedRounds {
   private readonly batch: number;
   /** The last experiment id looked at: rounds walk the running experiments in id order, then start over. */
   private cursor = 0;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<unknown> | null = null;
-  private stopped = false;
 
   constructor(
     private readonly deps: ExperimentDeps,
     options: { log?: JobLog; intervalMs?: number; batch?: number } = {},
   ) {
-    this.log = options.log ?? silent;
-    this.intervalMs = options.intervalMs ?? DEFAULT_SIGNIFICANCE_INTERVAL_MS;
+    super(options.log ?? silent, options.intervalMs ?? DEFAULT_SIGNIFICANCE_INTERVAL_MS, 'experiment significance round failed');
     this.batch = Math.max(1, options.batch ?? DEFAULT_SIGNIFICANCE_BATCH);
   }
 
@@ -102,32 +96,5 @@ export class SignificanceJob implements PeriodicWork {
       }
     }
     return report;
-  }
-
-  /** Rounds every `intervalMs` (the first after one interval); the timer never keeps the process alive. */
-  start(): void {
-    if (this.intervalMs <= 0 || this.timer !== null || this.stopped) return;
-    this.schedule();
-  }
-
-  /** No more rounds; waits for the one in flight. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.inFlight;
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.runOnce()
-        .catch((error: unknown) => this.log.error({ err: error }, 'experiment significance round failed'))
-        .finally(() => {
-          this.inFlight = null;
-          if (!this.stopped) this.schedule();
-        });
-    }, this.intervalMs);
-    this.timer.unref();
   }
 }

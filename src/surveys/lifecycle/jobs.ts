@@ -1,7 +1,7 @@
 import type { SurveyDeps } from '../deps.ts';
 import { iterationJob } from './iteration.ts';
 import { responsesLimitJob } from './responses-limit.ts';
-import type { JobLog, PeriodicWork } from '../../kernel/jobs.ts';
+import { TimedRounds, type JobLog } from '../../kernel/jobs.ts';
 import { runJob, type SurveyJobChange } from './runner.ts';
 import { samplingJob } from './sampling.ts';
 import { tryJobsLock } from './store.ts';
@@ -36,19 +36,12 @@ const silent: JobLog = { info: () => {}, error: () => {} };
  * database: a round holds a transaction-scoped advisory lock, a process that cannot take it skips
  * the round, and every change re-checks its survey under a row lock.
  */
-export class SurveyJobs implements PeriodicWork {
-  private readonly log: JobLog;
-  private readonly intervalMs: number;
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<unknown> | null = null;
-  private stopped = false;
-
+export class SurveyJobs extends TimedRounds {
   constructor(
     private readonly deps: Pick<SurveyDeps, 'pool' | 'units' | 'bus' | 'flagCache'>,
     options: Partial<SurveyJobsOptions> = {},
   ) {
-    this.log = options.log ?? silent;
-    this.intervalMs = options.intervalMs ?? DEFAULT_SURVEY_JOBS_INTERVAL_MS;
+    super(options.log ?? silent, options.intervalMs ?? DEFAULT_SURVEY_JOBS_INTERVAL_MS, 'survey jobs round failed');
   }
 
   /** One round at `now`; answers what it changed. */
@@ -72,32 +65,5 @@ export class SurveyJobs implements PeriodicWork {
       });
       lock.release(broken);
     }
-  }
-
-  /** Rounds every `intervalMs` (the first one after one interval); the timer never keeps the process alive. */
-  start(): void {
-    if (this.intervalMs <= 0 || this.timer !== null || this.stopped) return;
-    this.schedule();
-  }
-
-  /** No more rounds; waits for the one in flight. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.inFlight;
-  }
-
-  private schedule(): void {
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.inFlight = this.runOnce()
-        .catch((error: unknown) => this.log.error({ err: error }, 'survey jobs round failed'))
-        .finally(() => {
-          this.inFlight = null;
-          if (!this.stopped) this.schedule();
-        });
-    }, this.intervalMs);
-    this.timer.unref();
   }
 }
