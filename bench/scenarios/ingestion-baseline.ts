@@ -13,7 +13,7 @@ import { expectStatus } from '../lib/http.ts';
 import { untilUndisturbed } from '../lib/measure.ts';
 import { table } from '../lib/report.ts';
 import { startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
-import type { IngestionResult, IngestionWindow } from './ingestion.ts';
+import type { IngestionResult, IngestionWindow } from './ingestion-window.ts';
 import type { Log, ScenarioOutcome } from './scenario.ts';
 
 export type PosthogNodeAttempt = (target: BellwetherTarget, token: string, pool: pg.Pool, seed: number) => Promise<IngestionWindow & { details: Record<string, unknown> }>;

@@ -12,6 +12,7 @@ import { table, type Aim } from '../lib/report.ts';
 import { startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { OperationPlan } from '../targets/target.ts';
 import { ingestionAgainstBaseline } from './ingestion-baseline.ts';
+import type { IngestionResult, IngestionWindow } from './ingestion-window.ts';
 import { EventGenerator } from './ingestion-events.ts';
 import type { Log, Scenario } from './scenario.ts';
 
@@ -42,32 +43,6 @@ interface IngestionSettings {
   maxForeignCpuPercent: number;
   retries: number;
 }
-
-/** One measured window of a variant. */
-export interface IngestionWindow {
-  /** Rows that appeared in `events` during the window, per second: what was durably stored. */
-  eventsPerSecond: number;
-  eventsStored: number;
-  seconds: number;
-  /** Batches answered 2xx during the window, per second, and their mean size (stored events / batches). */
-  batchesPerSecond: number;
-  meanEventsPerBatch: number;
-  /** Request latency per batch (request sent → answer), ms; null when not observable. */
-  batchLatencyMs: Measurement['latencyMs'] | null;
-  /** Non-2xx answers, socket errors, client errors and events captured but not stored, over the whole attempt. */
-  errors: number;
-  /** Batches in flight on average (Little's law: batches/s × mean latency). */
-  inFlight: number | null;
-  cpu: CpuShare | null;
-  /** What the server's PostgreSQL connections were doing (pg_stat_activity samples). */
-  pgWaits: PgWaits | null;
-  /** Rows in `events` when the window opened (the table grows run after run). */
-  eventsInTableAtStart: number;
-  /** How long the `SELECT count(*)` at the window's edges took, ms. */
-  countQueryMs: number[];
-}
-
-export type IngestionResult = IngestionWindow & { attempts: number; disturbed: boolean; details: Record<string, unknown> };
 
 async function countEvents(pool: pg.Pool): Promise<{ count: number; at: number; queryMs: number }> {
   const at = performance.now(); // the snapshot is taken when the statement starts
