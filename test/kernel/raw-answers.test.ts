@@ -14,6 +14,7 @@ import { createLogger } from '../../src/kernel/logging.ts';
 import { createServer, kernel } from '../../src/kernel/plugin.ts';
 import type { RawAnswer, RawRequest } from '../../src/kernel/http/raw-answers.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/database.ts';
+import { rawHttp } from '../helpers/raw-http.ts';
 
 interface Answer {
   status: number;
@@ -21,16 +22,9 @@ interface Answer {
   body: string;
 }
 
-function send(url: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    request.on('error', reject);
-    request.end();
-  });
+async function send(url: string, method = 'GET', headers: Record<string, string> = {}): Promise<Answer> {
+  const answer = await rawHttp(url, { method, headers });
+  return { ...answer, body: answer.body.toString('utf8') };
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, test } from 'node:test';
+import { rawHttp } from '../helpers/raw-http.ts';
 import { createFlag, startSdkApp, type SdkTestApp } from './support.ts';
 
 interface Answer {
@@ -14,25 +15,9 @@ interface Answer {
   body: string;
 }
 
-function send(url: string, method: string, headers: Record<string, string>, body?: string, chunked = false): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method, headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    request.on('error', reject);
-    if (body !== undefined && chunked) {
-      // Two writes without a declared length: transfer-encoding chunked.
-      request.write(body.slice(0, 5));
-      request.end(body.slice(5));
-    } else if (body !== undefined) {
-      request.setHeader('content-length', Buffer.byteLength(body));
-      request.end(body);
-    } else {
-      request.end();
-    }
-  });
+async function send(url: string, method: string, headers: Record<string, string>, body?: string, chunked = false): Promise<Answer> {
+  const answer = await rawHttp(url, { method, headers, body, chunked });
+  return { ...answer, body: answer.body.toString('utf8') };
 }
 
 /** Header names and values, but those that differ between any two answers (date, the request id, the length of a body with a new request id). */

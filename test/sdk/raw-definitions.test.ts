@@ -8,26 +8,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { after, before, describe, test } from 'node:test';
+import { rawHttp } from '../helpers/raw-http.ts';
 import { createFlag, patchFlag, startSdkApp, type SdkTestApp } from './support.ts';
 import { eventually } from '../helpers/eventually.ts';
 
-interface Answer {
-  status: number;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-function get(url: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: 'GET', headers }, (response) => {
-      const chunks: Buffer[] = [];
-      response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks) }));
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
+const get = (url: string, headers: Record<string, string> = {}) => rawHttp(url, { headers });
 
 function comparable(headers: http.IncomingHttpHeaders) {
   const { date: _date, 'x-request-id': id, ...rest } = headers;
