@@ -1,4 +1,4 @@
-import { SCENARIO_NAMES, type ScenarioName } from '../scenarios/scenario.ts';
+import { SCENARIO_NAMES, type ScenarioName } from './scenario-names.ts';
 
 /** Benchmark settings, all from the environment so that CI and people can shorten a run. */
 export interface BenchConfig {

@@ -1,8 +1,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { CrudResults, OperationResult } from '../scenarios/flags-crud.ts';
+import type { OperationResult } from './measure.ts';
 import { OPERATIONS, type Operation } from '../targets/target.ts';
 
+/** One target's figures for each CRUD operation. */
+export type CrudResults = Record<Operation, OperationResult>;
 export type Results = CrudResults;
 
 export interface Aim {

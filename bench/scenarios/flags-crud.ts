@@ -1,6 +1,6 @@
 import type { BenchConfig } from '../lib/config.ts';
 import { runOperation, type MeasureSettings, type OperationResult } from '../lib/measure.ts';
-import { formatReport, judgeAims } from '../lib/report.ts';
+import { formatReport, judgeAims, type CrudResults } from '../lib/report.ts';
 import { startUnleash } from '../peers/unleash.ts';
 import { startBellwether } from '../targets/bellwether.ts';
 import type { Operation, Target } from '../targets/target.ts';
@@ -17,8 +17,6 @@ export const RUN_ORDER: Operation[] = ['list', 'retrieve', 'patch', 'create'];
 export interface ScenarioSettings extends MeasureSettings {
   seedFlags: number;
 }
-
-export type CrudResults = Record<Operation, OperationResult>;
 
 /**
  * Every server is up and seeded before the first measurement; then, operation by operation,

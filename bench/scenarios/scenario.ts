@@ -1,8 +1,7 @@
 import type { BenchConfig } from '../lib/config.ts';
+import type { ScenarioName } from '../lib/scenario-names.ts';
 
-/** The scenarios `BENCH_SCENARIOS` chooses from, in the order they run. */
-export const SCENARIO_NAMES = ['flags', 'ingestion', 'definitions', 'sdk', 'surveys', 'survey-responses', 'hostile-regex', 'flag-scale', 'console', 'workers', 'flag-cpu', 'three-process', 'webhooks', 'read-your-writes', 'experiments', 'hot', 'playground'] as const;
-export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+export { SCENARIO_NAMES, type ScenarioName } from '../lib/scenario-names.ts';
 
 /** What a scenario hands back to run.ts: printed, then written to bench/results/. */
 export interface ScenarioOutcome {
