@@ -62,7 +62,8 @@ async function ingestIn(deps: Kernel, unit: UnitOfWork, projectId: number, event
   let changed: readonly number[] = [];
   const persons = await resolvePersons(client, projectId, fresh, (ids) => (changed = ids));
   if (changed.length > 0) await deps.bus.publish(unit, personsChange(projectId, changed));
-  const stored = await insertEvents(client, projectId, fresh, persons);
+  // The persons notice rides on the events' insert; whatever is published later goes at COMMIT.
+  const stored = await insertEvents(client, projectId, fresh, persons, deps.bus.takeNotices(unit));
   await recordDefinitions(client, projectId, fresh, setup.definitionsSeen);
   for (const processor of setup.processors) await processor.process(client, projectId, fresh, unit, persons);
   return { stored, duplicates: events.length - stored };
@@ -73,8 +74,8 @@ async function ingestIn(deps: Kernel, unit: UnitOfWork, projectId: number, event
  * duplicates dropped (so a retried batch changes nothing twice), persons resolved, events
  * inserted, definitions recorded, then the processors. A conflict with a concurrent batch (a
  * deadlock, a serialization failure, the same person inserted) runs the whole unit again. Round trips per request: BEGIN, the
- * duplicate check, the persons' and definitions' own statements, one INSERT per 1000 events,
- * COMMIT.
+ * duplicate check, the persons' and definitions' own statements, one INSERT per 1000 events (the
+ * first also sends the persons notice), COMMIT.
  */
 export async function ingest(
   deps: Kernel,

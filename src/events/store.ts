@@ -2,6 +2,7 @@ import type { ReadHandle } from '../db/pool.ts';
 import { INSERT_CHUNK_ROWS } from './ingestion/limits.ts';
 import type { IncomingEvent } from './types.ts';
 import type { WriteTx } from '../db/unit-of-work.ts';
+import { CHANGES_CHANNEL } from '../kernel/changes/bus.ts';
 
 /** Which of these event uuids the project already holds. */
 export async function findStoredUuids(db: ReadHandle, projectId: number, uuids: string[]): Promise<Set<string>> {
@@ -23,23 +24,34 @@ interface EventRow {
   t: string;
 }
 
-// The rows travel as one JSON array: PostgreSQL parses it once, and properties go into jsonb
-// without a second round of text escaping (as a text[] array parameter would need).
+// The rows travel as one JSON array, read as jsonb: PostgreSQL parses the text once and each
+// row's properties are taken from it as they are (json_to_recordset would parse them a second
+// time into jsonb), and without the text escaping a text[] array parameter would need.
 const INSERT_EVENTS = `
   INSERT INTO events (project_id, uuid, event, distinct_id, person_id, properties, timestamp)
   SELECT $1, r.u, r.e, r.d, r.p, r.pr, r.t
-    FROM json_to_recordset($2::json) AS r(u uuid, e text, d text, p uuid, pr jsonb, t timestamptz)
+    FROM jsonb_to_recordset($2::jsonb) AS r(u uuid, e text, d text, p uuid, pr jsonb, t timestamptz)
   ON CONFLICT (project_id, uuid) DO NOTHING`;
+
+// The same insert carrying the batch's change notices (a CTE that is not read is not run: both are counted).
+// Both are named statements, parsed and planned once per connection: their plans have no choice to make.
+const INSERT_EVENTS_WITH_NOTICES = `
+  WITH inserted AS (${INSERT_EVENTS} RETURNING 1),
+       notices AS (SELECT pg_notify($3, n) FROM unnest($4::text[]) AS n)
+  SELECT (SELECT count(*)::int FROM inserted) AS inserted, (SELECT count(*)::int FROM notices) AS notices`;
 
 /**
  * Inserts the events (one statement per chunk of at most INSERT_CHUNK_ROWS rows) with their
  * person; an event whose uuid is already stored is skipped. Answers how many rows were inserted.
+ * `notices`: change notices of the transaction (`ChangeBus.takeNotices`), sent by the first
+ * chunk's statement rather than one of their own.
  */
 export async function insertEvents(
   db: WriteTx,
   projectId: number,
   events: IncomingEvent[],
   persons: ReadonlyMap<string, string>,
+  notices: readonly string[] | null = null,
 ): Promise<number> {
   let inserted = 0;
   for (let start = 0; start < events.length; start += INSERT_CHUNK_ROWS) {
@@ -51,8 +63,18 @@ export async function insertEvents(
       pr: event.properties,
       t: event.timestamp.toISOString(),
     }));
-    const result = await db.query(INSERT_EVENTS, [projectId, JSON.stringify(rows)]);
-    inserted += result.rowCount ?? 0;
+    const json = JSON.stringify(rows);
+    if (start === 0 && notices !== null && notices.length > 0) {
+      const { rows: counted } = await db.query<{ inserted: number }>({
+        name: 'bellwether-events-insert-notify',
+        text: INSERT_EVENTS_WITH_NOTICES,
+        values: [projectId, json, CHANGES_CHANNEL, notices],
+      });
+      inserted += counted[0].inserted;
+    } else {
+      const result = await db.query({ name: 'bellwether-events-insert', text: INSERT_EVENTS, values: [projectId, json] });
+      inserted += result.rowCount ?? 0;
+    }
   }
   return inserted;
 }

@@ -3,7 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, beforeEach, describe, test } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import type { LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { CHANGES_CHANNEL } from '../../src/kernel/changes/bus.ts';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
+import { eventually } from '../helpers/eventually.ts';
 
 interface StoredEvent {
   uuid: string;
@@ -451,6 +454,46 @@ describe('large batches', () => {
     assert.equal(await count(), 10_000);
     const { rows } = await t.db.pool.query<{ n: number }>("SELECT count(DISTINCT (properties->>'i'))::int AS n FROM events");
     assert.equal(rows[0].n, 10_000);
+  });
+});
+
+describe('what other processes hear', () => {
+  async function personIdsOf(distinctIds: string[]): Promise<number[]> {
+    const { rows } = await t.db.pool.query<{ person_id: string }>(
+      'SELECT person_id FROM person_distinct_ids WHERE project_id = $1 AND distinct_id = ANY($2::text[]) ORDER BY person_id',
+      [t.projectId, distinctIds],
+    );
+    return rows.map((row) => Number(row.person_id));
+  }
+
+  test('a batch that changes stored persons sends one persons notice naming them, once it commits (one INSERT chunk or several)', async () => {
+    const listener = new pg.Client({ connectionString: t.db.url });
+    await listener.connect();
+    const heard: unknown[] = [];
+    listener.on('notification', (message) => {
+      const change = (JSON.parse(message.payload ?? '{}') as { change?: { kind?: string } }).change;
+      if (change?.kind === 'persons') heard.push(change);
+    });
+    try {
+      await listener.query(`LISTEN ${CHANGES_CHANNEL}`);
+      const ids = ['heard-a', 'heard-b'];
+      assertAccepted(await postJson('/batch/', { api_key: token, batch: ids.map((id) => ev('seen', { distinct_id: id })) }));
+      const personIds = await personIdsOf(ids);
+      assert.equal(personIds.length, 2);
+      const expected = { kind: 'persons', projectId: t.projectId, ids: personIds };
+
+      assertAccepted(await postJson('/batch/', { api_key: token, batch: [ev('plan', { distinct_id: 'heard-b', properties: { $set: { plan: 'pro' } } }), ev('plan', { distinct_id: 'heard-a', properties: { $set: { plan: 'pro' } } })] }));
+      await eventually('the notice of the small batch', async () => heard.length === 1);
+      assert.deepEqual({ ...(heard[0] as object), ids: [...(heard[0] as { ids: number[] }).ids].sort((a, b) => a - b) }, expected);
+
+      const batch = Array.from({ length: 2500 }, (_, i) => ev('bulk', { distinct_id: ids[i % 2], properties: { $set: { n: i } } }));
+      assertAccepted(await postJson('/batch/', { api_key: token, batch }));
+      await eventually('the notice of the batch of three INSERT chunks', async () => heard.length === 2);
+      assert.deepEqual({ ...(heard[1] as object), ids: [...(heard[1] as { ids: number[] }).ids].sort((a, b) => a - b) }, expected);
+      assert.equal(await count(), 2 + 2 + 2500);
+    } finally {
+      await listener.end();
+    }
   });
 });
 

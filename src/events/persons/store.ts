@@ -89,13 +89,20 @@ export async function lookupPersons(client: ReadHandle, projectId: number, disti
 
 /**
  * The persons of these distinct ids as this statement's snapshot sees them, nothing locked: what a
- * batch reads first, to find the ids it will not change (they need no lock).
+ * batch reads first, to find the ids it will not change (they need no lock). `distinctIds` holds
+ * each id once. Each id is looked up through the keys (the lateral subquery, kept apart by
+ * OFFSET 0): joined as a whole, a project of a few thousand persons had both tables scanned and
+ * hashed for every batch.
  */
 export async function peekPersons(client: ReadHandle, projectId: number, distinctIds: string[]): Promise<DistinctIdRow[]> {
   const { rows } = await client.query<DistinctIdRow>(
     `SELECT d.distinct_id, d.person_id, p.uuid, p.properties, p.is_identified, p.created_at
-       FROM person_distinct_ids d JOIN persons p ON p.id = d.person_id
-      WHERE d.project_id = $1 AND d.distinct_id = ANY($2::text[])`,
+       FROM unnest($2::text[]) AS asked(distinct_id)
+      CROSS JOIN LATERAL (
+        SELECT distinct_id, person_id FROM person_distinct_ids
+         WHERE project_id = $1 AND distinct_id = asked.distinct_id OFFSET 0
+      ) d
+       JOIN persons p ON p.id = d.person_id`,
     [projectId, distinctIds],
   );
   return rows;
@@ -166,13 +173,17 @@ export interface PersonUpdate {
   created_at: string;
 }
 
-/** Writes the folded state of existing (locked) persons in one statement, bumping their version. */
+/**
+ * Writes the folded state of existing (locked) persons in one statement, bumping their version.
+ * The ids also come as an array so the persons are found through their key (the planner takes a
+ * record set for 100 rows and would scan the table).
+ */
 export async function updatePersons(client: WriteTx, projectId: number, updates: PersonUpdate[]): Promise<void> {
   await client.query(
     `UPDATE persons p
         SET properties = u.properties, is_identified = u.is_identified, created_at = u.created_at, version = p.version + 1
        FROM jsonb_to_recordset($2::jsonb) AS u(id bigint, properties jsonb, is_identified boolean, created_at timestamptz)
-      WHERE p.project_id = $1 AND p.id = u.id`,
-    [projectId, JSON.stringify(updates)],
+      WHERE p.project_id = $1 AND p.id = u.id AND p.id = ANY($3::bigint[])`,
+    [projectId, JSON.stringify(updates), updates.map((u) => u.id)],
   );
 }
