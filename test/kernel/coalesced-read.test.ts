@@ -137,3 +137,82 @@ test('a failed read fails its callers only; the next callers get a new read', as
   await assert.rejects(reader.get('a'), /database unavailable/);
   assert.equal(await reader.get('a'), 2);
 });
+
+/** A source like controlledSource, holding the next read back (`gatherMs`) for callers expected back. */
+function gatheringSource(gatherMs: number) {
+  let value = 0;
+  const reads: { keys: number[]; finish: () => void }[] = [];
+  const reader = new CoalescedRead<number, number>(
+    (keys) =>
+      new Promise((resolve) => {
+        const at = value;
+        reads.push({ keys, finish: () => resolve(new Map(keys.map((key) => [key, at]))) });
+      }),
+    { gatherMs },
+  );
+  return { reader, reads, set: (next: number) => void (value = next) };
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Two callers (two requests: distinct arrivals) answered by one read, which is then done. */
+async function twoAnswered(source: ReturnType<typeof gatheringSource>): Promise<void> {
+  const answered = [source.reader.get(1, performance.now()), source.reader.get(2, performance.now() + 0.001)];
+  await tick();
+  assert.equal(source.reads.length, 1);
+  source.reads[0].finish();
+  await Promise.all(answered);
+}
+
+test('with gatherMs, the next read waits until as many callers as the last one answered have asked again, then goes at once and sees every write before them', async () => {
+  const source = gatheringSource(60_000);
+  const { reader, reads, set } = source;
+  await twoAnswered(source);
+  set(5);
+  const first = reader.get(1);
+  await tick();
+  assert.equal(reads.length, 1, 'held: one of the two callers answered is back');
+  set(6);
+  const second = reader.get(2);
+  await tick();
+  assert.equal(reads.length, 2, 'both back: the read goes without waiting out gatherMs');
+  assert.deepEqual(reads[1].keys, [1, 2]);
+  reads[1].finish();
+  assert.deepEqual([await first, await second], [6, 6]);
+});
+
+test('with gatherMs, the calls of one request (one arrival) count as one caller', async () => {
+  const source = gatheringSource(60_000);
+  const { reader, reads } = source;
+  const arrived = performance.now();
+  const answered = [reader.get(1, arrived), reader.get(2, arrived)];
+  await tick();
+  reads[0].finish();
+  await Promise.all(answered);
+  const next = reader.get(1);
+  await tick();
+  assert.equal(reads.length, 2, 'the one request answered is back: no hold');
+  reads[1].finish();
+  await next;
+});
+
+test('with gatherMs, a held read goes once gatherMs has passed since the last came back, and a caller later than that is not held', async () => {
+  const source = gatheringSource(20);
+  const { reader, reads, set } = source;
+  await twoAnswered(source);
+  set(3);
+  const held = reader.get(1);
+  await tick();
+  assert.equal(reads.length, 1);
+  await sleep(60);
+  assert.equal(reads.length, 2, 'the other caller never came back: the read went after gatherMs');
+  reads[1].finish();
+  assert.equal(await held, 3);
+
+  await sleep(60);
+  const late = reader.get(1);
+  await tick();
+  assert.equal(reads.length, 3, 'asked long after the last read came back: sent at once');
+  reads[2].finish();
+  assert.equal(await late, 3);
+});

@@ -33,6 +33,14 @@ export async function readCounters(db: ReadHandle, keys: readonly CounterKey[]):
   return countsOf(keys, rows);
 }
 
+/**
+ * How long the next read may be held for the requests the previous read answered to come back
+ * (CoalescedRead's `gatherMs`): clients that send their next request on each answer otherwise
+ * split into two groups taking turns, about twice the reads per request. The longest a request
+ * can wait for it; a timer's least delay.
+ */
+const GATHER_MS = 1;
+
 export class ChangeCounters {
   private readonly reads: CoalescedRead<CounterKey, number>;
 
@@ -50,7 +58,7 @@ export class ChangeCounters {
         return readCounters(db, keys);
       }
       return countsOf(keys, rows);
-    });
+    }, { gatherMs: GATHER_MS });
   }
 
   /** The counter as read after `since` (performance.now(); default: now). */
