@@ -86,6 +86,9 @@ export async function claimDue(db: WriteHandle, limits: ClaimLimits): Promise<Cl
             next_attempt_at = now() + (ceil(picked.position::numeric / $5) * $6 + 5000) * interval '1 millisecond'
        FROM picked, webhook_endpoints e
       WHERE d.id = picked.id AND e.id = d.endpoint_id
+        -- Checked again on the row as it is now: another process's claim that committed after this
+        -- statement's snapshot was taken leased the row (next attempt moved on), and it is theirs.
+        AND d.status = 'pending' AND d.next_attempt_at <= now()
      RETURNING d.*, picked.rank, e.url, e.format, e.secret, e.previous_secret, e.previous_secret_expires_at`,
     values: [
       [...limits.known.keys()],
