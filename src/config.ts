@@ -63,6 +63,12 @@ export interface Config {
   webhookConcurrency: number;
   /** WEBHOOK_TIMEOUT_MS (default 10 000, 1 000–10 000): one delivery attempt's limit. */
   webhookTimeoutMs: number;
+  /**
+   * BACKGROUND_NICE (default 10, 0–19): with WORKERS > 1, the niceness the background process
+   * (webhook delivery, cluster/background.ts) gives itself, so the kernel runs the API workers first.
+   * Lowering a priority is always allowed, also in containers; 0 leaves it as it is.
+   */
+  backgroundNice: number;
   /** OIDC_*: single sign-on; null when OIDC_ISSUER_URL is unset. */
   oidc: OidcSettings | null;
   /** SMTP_URL and EMAIL_FROM: e-mail (invites, password resets); null when SMTP_URL is unset. */
@@ -212,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookAllowedHosts: parseAllowedHosts(env.WEBHOOK_ALLOWED_HOSTS),
     webhookConcurrency: parseWholeNumber('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 4, 1, 100),
     webhookTimeoutMs: parseWholeNumber('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 1_000, 10_000),
+    backgroundNice: parseWholeNumber('BACKGROUND_NICE', env.BACKGROUND_NICE, 10, 0, 19),
     oidc,
     mail: parseMail(env),
   };

@@ -1,6 +1,7 @@
 /**
- * One serving process: the whole service when WORKERS=1, or a cluster worker (src/cluster/primary.ts
- * did the start-up work: database, migrations, bootstrap; it passes DATABASE_URL on).
+ * One serving process: the whole service when WORKERS=1, or a cluster's API worker (src/cluster/primary.ts
+ * did the start-up work: database, migrations, bootstrap; it passes DATABASE_URL on; webhook
+ * delivery is the background process's, src/cluster/background.ts).
  */
 import cluster from 'node:cluster';
 import type { Logger } from 'pino';
@@ -12,8 +13,8 @@ import { createPool, type Pool } from './db/pool.ts';
 import { collectProcessMetrics } from './kernel/metrics/metrics.ts';
 import { startMetricsListener } from './kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted, type FirstStart } from './started.ts';
-import { DELIVERY_INTERVAL_MS } from './webhooks/delivery/worker.ts';
-import { SHUTDOWN_GRACE_MS, type ListeningMessage } from './cluster/messages.ts';
+import { DELIVERY_INTERVAL_MS, WAKE_WINDOW_MS } from './webhooks/delivery/worker.ts';
+import { SHUTDOWN_GRACE_MS, webhooksDueNotifier, workerRole, type ListeningMessage } from './cluster/messages.ts';
 
 export { SHUTDOWN_GRACE_MS, type ListeningMessage } from './cluster/messages.ts';
 
@@ -88,6 +89,8 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
       secretKey: config.secretKey,
       webhookAllowedHosts: config.webhookAllowedHosts,
       webhookDelivery: { intervalMs: DELIVERY_INTERVAL_MS, perEndpoint: config.webhookConcurrency, timeoutMs: config.webhookTimeoutMs },
+      // A cluster's API workers leave delivery to the background process (cluster/background.ts).
+      webhooksDeliveredElsewhere: workerRole() === 'api' ? webhooksDueNotifier(WAKE_WINDOW_MS) : undefined,
       oidc: config.oidc,
       mail: config.mail,
     });

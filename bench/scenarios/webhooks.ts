@@ -10,7 +10,11 @@
  *   changes and writers before any endpoint is subscribed), so the cost webhooks add shows apart from
  *   the cost of the concurrent writers;
  * - how many the 2 s endpoint got meanwhile (at most WEBHOOK_CONCURRENCY in flight to it).
+ * Bellwether runs as production does on this machine: BENCH_WEBHOOK_WORKERS API workers (default 2,
+ * with the cluster's background process); with BENCH_BASELINE_DIR, a baseline checkout is measured
+ * first with the same settings, and the report sets the two side by side.
  */
+import path from 'node:path';
 import http from 'node:http';
 import pg from 'pg';
 import type { AddressInfo } from 'node:net';
@@ -197,159 +201,193 @@ function rateFromEnv(): number | null {
   return rate;
 }
 
+/** BENCH_WEBHOOK_WORKERS: Bellwether's WORKERS (default 2: one per core here, as `npm start` runs; 1: one process). */
+function workersFromEnv(): number {
+  const workers = Number(process.env.BENCH_WEBHOOK_WORKERS ?? '2');
+  if (!Number.isInteger(workers) || workers < 1) throw new Error('BENCH_WEBHOOK_WORKERS must be a whole number of at least 1');
+  return workers;
+}
+
+interface Measured {
+  data: Record<string, unknown>;
+  rows: string[][];
+  p99: { idle: number; burst: number; control: number };
+}
+
+async function measure(config: BenchConfig, log: Log, changes: number, rate: number | null, workers: number, root: string | undefined): Promise<Measured> {
+  const fine = await startReceiver(200, 0);
+  const slow = await startReceiver(200, 2000);
+  const failing = await startReceiver(500, 0);
+  const target = await startBellwether(config.adminDatabaseUrl, { workers, root, env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
+  try {
+    const base = `${target.baseUrl}/api/projects/${PROJECT}`;
+    const headers = { ...target.headers, 'content-type': 'application/json' };
+    const post = (path: string, body: unknown) => expectStatus(201, 'POST', `${base}${path}`, headers, JSON.stringify(body));
+    const flagIds: number[] = [];
+    for (let i = 0; i < FLAGS; i++) {
+      flagIds.push((((await post('/feature_flags/', { key: `burst-${i}`, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id);
+    }
+    const probeId = (((await post('/feature_flags/', { key: 'probe', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id;
+
+    const patch = async (id: number, name: string): Promise<number> => {
+      const started = performance.now();
+      const response = await fetch(`${base}/feature_flags/${id}/`, { method: 'PATCH', headers, body: JSON.stringify({ name }) });
+      await response.arrayBuffer();
+      if (response.status !== 200) throw new Error(`PATCH answered ${response.status}`);
+      return performance.now() - started;
+    };
+    let probeCount = 0;
+    const probe = async (until: () => boolean, max = PROBE_PATCHES): Promise<number[]> => {
+      const samples: number[] = [];
+      while (!until() && samples.length < max) samples.push(await patch(probeId, `probe ${probeCount++}`));
+      return samples;
+    };
+
+    let next = 0;
+    const burst = async (): Promise<{ probe: Latency; seconds: number }> => {
+      next = 0;
+      const started = performance.now();
+      const writer = async () => {
+        while (next < changes) {
+          const i = next++;
+          // Paced (BENCH_WEBHOOK_RATE): change i is not made before its time.
+          if (rate !== null) {
+            const wait = started + (i * 1000) / rate - performance.now();
+            if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+          }
+          await patch(flagIds[i % FLAGS], `change ${i}`);
+        }
+      };
+      let done = false;
+      const writers = Promise.all(Array.from({ length: WRITERS }, writer)).then(() => {
+        done = true;
+      });
+      const during = summarise(await probe(() => done, Number.POSITIVE_INFINITY));
+      await writers;
+      return { probe: during, seconds: (performance.now() - started) / 1000 };
+    };
+
+    // Control: the same burst before any endpoint is subscribed (nothing enqueued, nothing delivered).
+    log(`webhooks: control burst, ${changes} flag changes, ${WRITERS} at a time, no endpoint subscribed`);
+    const control = await burst();
+    const probesBeforeEndpoints = probeCount;
+    for (const receiver of [fine, slow, failing]) await post('/webhooks/', { url: receiver.url, events: ['feature_flag.updated'] });
+
+    // Idle: no burst, nothing to deliver but the probe's own changes.
+    log(`webhooks: idle PATCH latency (${PROBE_PATCHES} one after another)`);
+    await probe(() => false, 50);
+    const idle = summarise(await probe(() => false));
+    const idleDeliveredBaseline = fine.changes.size;
+
+    log(`webhooks: ${changes} flag changes, ${WRITERS} at a time, to 3 endpoints`);
+    const lateness = new RetryLateness(target.databaseUrl, failing, Math.max(1, Math.floor(changes / 300)));
+    await lateness.start(failing.url);
+    const { probe: duringBurst, seconds: burstSeconds } = await burst();
+
+    log('webhooks: PATCH latency while the outbox drains to the fine endpoint');
+    const drainStarted = performance.now();
+    const duringDrain = summarise(await probe(() => fine.changes.size >= changes + idleDeliveredBaseline, Number.POSITIVE_INFINITY));
+    // Every PATCH made since the endpoints exist is one message to each.
+    const expected = changes + probeCount - probesBeforeEndpoints;
+    const deadline = Date.now() + 120_000;
+    while (fine.changes.size < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
+    const drainSeconds = (performance.now() - drainStarted) / 1000;
+
+    // Let the failing endpoint's first retries (15 s, then 1 min after) come due.
+    const retryWaitMs = Number(process.env.BENCH_WEBHOOK_RETRY_WAIT_MS ?? '100000');
+    log(`webhooks: waiting ${retryWaitMs / 1000} s for the failing endpoint's retries`);
+    await new Promise((resolve) => setTimeout(resolve, retryWaitMs));
+    const gaps: { first: number[]; second: number[] } = { first: [], second: [] };
+    for (const times of failing.arrivals.values()) {
+      if (times.length >= 2) gaps.first.push((times[1] - times[0]) / 1000);
+      if (times.length >= 3) gaps.second.push((times[2] - times[1]) / 1000);
+    }
+    const gapSummary = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return { messages: sorted.length, min: round(sorted[0] ?? NaN), p50: round(percentile(sorted, 50)), max: round(sorted.at(-1) ?? NaN) };
+    };
+    const lateSummary = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return { retries: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN) };
+    };
+
+    await lateness.stop();
+    const late = lateness.lateness();
+    const lateFirst = lateSummary(late.afterAttempt1);
+    const lateSecond = lateSummary(late.afterAttempt2);
+    const scheduled = await scheduledGaps(target.databaseUrl, failing.url);
+    const fineIds = [...fine.arrivals.values()];
+    const duplicates = fineIds.reduce((sum, times) => sum + times.length - 1, 0);
+    const lost = expected - fine.changes.size;
+    const drainRatio = round(duringDrain.p99 / idle.p99);
+    const burstRatio = round(duringBurst.p99 / idle.p99);
+    const webhookCostRatio = round(duringBurst.p99 / control.probe.p99);
+    const data = {
+      changes,
+      probeChanges: probeCount,
+      burst: { seconds: round(burstSeconds), changesPerSecond: round(changes / burstSeconds) },
+      controlBurst: { seconds: round(control.seconds), changesPerSecond: round(changes / control.seconds) },
+      fine: { expected, delivered: fine.changes.size, lost, requests: fine.requests, duplicates, drainSeconds: round(drainSeconds) },
+      slow: { requests: slow.requests, messages: slow.arrivals.size, maxConcurrent: slow.maxConcurrent },
+      failing: {
+        messages: failing.arrivals.size,
+        requests: failing.requests,
+        firstRetryGapSeconds: gapSummary(gaps.first),
+        secondRetryGapSeconds: gapSummary(gaps.second),
+        scheduledWaitSecondsByAttempt: scheduled,
+        retryLatenessSeconds: { secondAttempt: lateFirst, thirdAttempt: lateSecond },
+        maxConcurrent: failing.maxConcurrent,
+      },
+      fineMaxConcurrent: fine.maxConcurrent,
+      patchLatencyMs: { idle, duringBurst, duringDrain, duringControlBurst: control.probe },
+      p99Ratio: { duringBurst: burstRatio, duringDrain: drainRatio, duringBurstVsControlBurst: webhookCostRatio },
+    };
+    const rows = [
+        ['burst', `${round(burstSeconds)} s (${round(changes / burstSeconds)} changes/s, ${WRITERS} writers)`],
+        ['fine endpoint', `${fine.changes.size} of ${expected} changes delivered, ${lost} lost, ${duplicates} duplicates, drained ${round(drainSeconds)} s after the burst`],
+        ['2 s endpoint', `${slow.arrivals.size} messages meanwhile, at most ${slow.maxConcurrent} at once (fine: ${fine.maxConcurrent}, 500: ${failing.maxConcurrent})`],
+        ['500 endpoint', `${failing.arrivals.size} messages; 1st retry gap p50 ${gapSummary(gaps.first).p50} s (${gapSummary(gaps.first).min}–${gapSummary(gaps.first).max}); 2nd p50 ${gapSummary(gaps.second).p50} s (${gaps.second.length} messages)`],
+        ['500 endpoint, retry lateness', `2nd attempt: p50 ${lateFirst.p50} s, p99 ${lateFirst.p99} s, max ${lateFirst.max} s (${lateFirst.retries} sampled); 3rd: p50 ${lateSecond.p50} s, p99 ${lateSecond.p99} s (${lateSecond.retries})`],
+        ['500 endpoint, as scheduled', scheduled.map((row) => `after attempt ${row.attempts}: ${row.min}–${row.max} s (${row.rows} rows)`).join('; ')],
+        ['PATCH idle', `p50 ${idle.p50} ms, p99 ${idle.p99} ms`],
+        ['PATCH during burst', `p50 ${duringBurst.p50} ms, p99 ${duringBurst.p99} ms (${burstRatio}× idle p99)`],
+        ['PATCH during control burst', `p50 ${control.probe.p50} ms, p99 ${control.probe.p99} ms (same burst, no endpoint; ${round(control.seconds)} s)`],
+        ['PATCH during burst vs control', `p99 ${webhookCostRatio}× the control's p99 (the cost webhooks add)`],
+        ['PATCH while draining', `p50 ${duringDrain.p50} ms, p99 ${duringDrain.p99} ms (${drainRatio}× idle p99; ${duringDrain.samples} samples)`],
+    ];
+    return { data: { ...data, retryWaitMs }, rows, p99: { idle: idle.p99, burst: duringBurst.p99, control: control.probe.p99 } };
+  } finally {
+    await target.stop();
+    await Promise.all([fine.close(), slow.close(), failing.close()]);
+  }
+}
+
 export const webhooksScenario: Scenario = {
   name: 'webhooks',
   async run(config: BenchConfig, log: Log) {
     const changes = changesFromEnv();
     const rate = rateFromEnv();
-    const fine = await startReceiver(200, 0);
-    const slow = await startReceiver(200, 2000);
-    const failing = await startReceiver(500, 0);
-    const target = await startBellwether(config.adminDatabaseUrl, { env: { WEBHOOK_ALLOWED_HOSTS: '127.0.0.1' } });
-    try {
-      const base = `${target.baseUrl}/api/projects/${PROJECT}`;
-      const headers = { ...target.headers, 'content-type': 'application/json' };
-      const post = (path: string, body: unknown) => expectStatus(201, 'POST', `${base}${path}`, headers, JSON.stringify(body));
-      const flagIds: number[] = [];
-      for (let i = 0; i < FLAGS; i++) {
-        flagIds.push((((await post('/feature_flags/', { key: `burst-${i}`, filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id);
-      }
-      const probeId = (((await post('/feature_flags/', { key: 'probe', filters: { groups: [{ properties: [], rollout_percentage: 100 }] } })).body) as { id: number }).id;
-
-      const patch = async (id: number, name: string): Promise<number> => {
-        const started = performance.now();
-        const response = await fetch(`${base}/feature_flags/${id}/`, { method: 'PATCH', headers, body: JSON.stringify({ name }) });
-        await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`PATCH answered ${response.status}`);
-        return performance.now() - started;
-      };
-      let probeCount = 0;
-      const probe = async (until: () => boolean, max = PROBE_PATCHES): Promise<number[]> => {
-        const samples: number[] = [];
-        while (!until() && samples.length < max) samples.push(await patch(probeId, `probe ${probeCount++}`));
-        return samples;
-      };
-
-      let next = 0;
-      const burst = async (): Promise<{ probe: Latency; seconds: number }> => {
-        next = 0;
-        const started = performance.now();
-        const writer = async () => {
-          while (next < changes) {
-            const i = next++;
-            // Paced (BENCH_WEBHOOK_RATE): change i is not made before its time.
-            if (rate !== null) {
-              const wait = started + (i * 1000) / rate - performance.now();
-              if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-            }
-            await patch(flagIds[i % FLAGS], `change ${i}`);
-          }
-        };
-        let done = false;
-        const writers = Promise.all(Array.from({ length: WRITERS }, writer)).then(() => {
-          done = true;
-        });
-        const during = summarise(await probe(() => done, Number.POSITIVE_INFINITY));
-        await writers;
-        return { probe: during, seconds: (performance.now() - started) / 1000 };
-      };
-
-      // Control: the same burst before any endpoint is subscribed (nothing enqueued, nothing delivered).
-      log(`webhooks: control burst, ${changes} flag changes, ${WRITERS} at a time, no endpoint subscribed`);
-      const control = await burst();
-      const probesBeforeEndpoints = probeCount;
-      for (const receiver of [fine, slow, failing]) await post('/webhooks/', { url: receiver.url, events: ['feature_flag.updated'] });
-
-      // Idle: no burst, nothing to deliver but the probe's own changes.
-      log(`webhooks: idle PATCH latency (${PROBE_PATCHES} one after another)`);
-      await probe(() => false, 50);
-      const idle = summarise(await probe(() => false));
-      const idleDeliveredBaseline = fine.changes.size;
-
-      log(`webhooks: ${changes} flag changes, ${WRITERS} at a time, to 3 endpoints`);
-      const lateness = new RetryLateness(target.databaseUrl, failing, Math.max(1, Math.floor(changes / 300)));
-      await lateness.start(failing.url);
-      const { probe: duringBurst, seconds: burstSeconds } = await burst();
-
-      log('webhooks: PATCH latency while the outbox drains to the fine endpoint');
-      const drainStarted = performance.now();
-      const duringDrain = summarise(await probe(() => fine.changes.size >= changes + idleDeliveredBaseline, Number.POSITIVE_INFINITY));
-      // Every PATCH made since the endpoints exist is one message to each.
-      const expected = changes + probeCount - probesBeforeEndpoints;
-      const deadline = Date.now() + 120_000;
-      while (fine.changes.size < expected && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200));
-      const drainSeconds = (performance.now() - drainStarted) / 1000;
-
-      // Let the failing endpoint's first retries (15 s, then 1 min after) come due.
-      const retryWaitMs = Number(process.env.BENCH_WEBHOOK_RETRY_WAIT_MS ?? '100000');
-      log(`webhooks: waiting ${retryWaitMs / 1000} s for the failing endpoint's retries`);
-      await new Promise((resolve) => setTimeout(resolve, retryWaitMs));
-      const gaps: { first: number[]; second: number[] } = { first: [], second: [] };
-      for (const times of failing.arrivals.values()) {
-        if (times.length >= 2) gaps.first.push((times[1] - times[0]) / 1000);
-        if (times.length >= 3) gaps.second.push((times[2] - times[1]) / 1000);
-      }
-      const gapSummary = (values: number[]) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        return { messages: sorted.length, min: round(sorted[0] ?? NaN), p50: round(percentile(sorted, 50)), max: round(sorted.at(-1) ?? NaN) };
-      };
-      const lateSummary = (values: number[]) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        return { retries: sorted.length, p50: round(percentile(sorted, 50)), p99: round(percentile(sorted, 99)), max: round(sorted.at(-1) ?? NaN) };
-      };
-
-      await lateness.stop();
-      const late = lateness.lateness();
-      const lateFirst = lateSummary(late.afterAttempt1);
-      const lateSecond = lateSummary(late.afterAttempt2);
-      const scheduled = await scheduledGaps(target.databaseUrl, failing.url);
-      const fineIds = [...fine.arrivals.values()];
-      const duplicates = fineIds.reduce((sum, times) => sum + times.length - 1, 0);
-      const lost = expected - fine.changes.size;
-      const drainRatio = round(duringDrain.p99 / idle.p99);
-      const burstRatio = round(duringBurst.p99 / idle.p99);
-      const webhookCostRatio = round(duringBurst.p99 / control.probe.p99);
-      const data = {
-        changes,
-        probeChanges: probeCount,
-        burst: { seconds: round(burstSeconds), changesPerSecond: round(changes / burstSeconds) },
-        controlBurst: { seconds: round(control.seconds), changesPerSecond: round(changes / control.seconds) },
-        fine: { expected, delivered: fine.changes.size, lost, requests: fine.requests, duplicates, drainSeconds: round(drainSeconds) },
-        slow: { requests: slow.requests, messages: slow.arrivals.size, maxConcurrent: slow.maxConcurrent },
-        failing: {
-          messages: failing.arrivals.size,
-          requests: failing.requests,
-          firstRetryGapSeconds: gapSummary(gaps.first),
-          secondRetryGapSeconds: gapSummary(gaps.second),
-          scheduledWaitSecondsByAttempt: scheduled,
-          retryLatenessSeconds: { secondAttempt: lateFirst, thirdAttempt: lateSecond },
-          maxConcurrent: failing.maxConcurrent,
-        },
-        fineMaxConcurrent: fine.maxConcurrent,
-        patchLatencyMs: { idle, duringBurst, duringDrain, duringControlBurst: control.probe },
-        p99Ratio: { duringBurst: burstRatio, duringDrain: drainRatio, duringBurstVsControlBurst: webhookCostRatio },
-      };
-      const report = [
-        `Webhooks: ${changes} flag changes${rate === null ? '' : ` paced at ${rate}/s`} to 3 endpoints (fine, 2 s, 500), Bellwether with WORKERS=1`,
-        table([
-          ['measure', 'value'],
-          ['burst', `${round(burstSeconds)} s (${round(changes / burstSeconds)} changes/s, ${WRITERS} writers)`],
-          ['fine endpoint', `${fine.changes.size} of ${expected} changes delivered, ${lost} lost, ${duplicates} duplicates, drained ${round(drainSeconds)} s after the burst`],
-          ['2 s endpoint', `${slow.arrivals.size} messages meanwhile, at most ${slow.maxConcurrent} at once (fine: ${fine.maxConcurrent}, 500: ${failing.maxConcurrent})`],
-          ['500 endpoint', `${failing.arrivals.size} messages; 1st retry gap p50 ${gapSummary(gaps.first).p50} s (${gapSummary(gaps.first).min}–${gapSummary(gaps.first).max}); 2nd p50 ${gapSummary(gaps.second).p50} s (${gaps.second.length} messages)`],
-          ['500 endpoint, retry lateness', `2nd attempt: p50 ${lateFirst.p50} s, p99 ${lateFirst.p99} s, max ${lateFirst.max} s (${lateFirst.retries} sampled); 3rd: p50 ${lateSecond.p50} s, p99 ${lateSecond.p99} s (${lateSecond.retries})`],
-          ['500 endpoint, as scheduled', scheduled.map((row) => `after attempt ${row.attempts}: ${row.min}–${row.max} s (${row.rows} rows)`).join('; ')],
-          ['PATCH idle', `p50 ${idle.p50} ms, p99 ${idle.p99} ms`],
-          ['PATCH during burst', `p50 ${duringBurst.p50} ms, p99 ${duringBurst.p99} ms (${burstRatio}× idle p99)`],
-          ['PATCH during control burst', `p50 ${control.probe.p50} ms, p99 ${control.probe.p99} ms (same burst, no endpoint; ${round(control.seconds)} s)`],
-          ['PATCH during burst vs control', `p99 ${webhookCostRatio}× the control's p99 (the cost webhooks add)`],
-          ['PATCH while draining', `p50 ${duringDrain.p50} ms, p99 ${duringDrain.p99} ms (${drainRatio}× idle p99; ${duringDrain.samples} samples)`],
-        ]),
-      ].join('\n');
-      return { file: 'webhooks', settings: { changes, writers: WRITERS, flags: FLAGS, retryWaitMs, changesPerSecond: rate ?? 'unpaced' }, report, data };
-    } finally {
-      await target.stop();
-      await Promise.all([fine.close(), slow.close(), failing.close()]);
+    const workers = workersFromEnv();
+    const baselineDir = process.env.BENCH_BASELINE_DIR?.trim() || null;
+    const title = (side: string) => `Webhooks, ${side}: ${changes} flag changes${rate === null ? '' : ` paced at ${rate}/s`} to 3 endpoints (fine, 2 s, 500), Bellwether with WORKERS=${workers}`;
+    const sections: string[] = [];
+    let baseline: Measured | null = null;
+    if (baselineDir) {
+      log(`webhooks: the baseline in ${baselineDir}`);
+      baseline = await measure(config, log, changes, rate, workers, baselineDir);
+      sections.push(title(`baseline (${path.basename(baselineDir)})`), table([['measure', 'value'], ...baseline.rows]));
     }
+    log('webhooks: this checkout');
+    const current = await measure(config, log, changes, rate, workers, undefined);
+    sections.push(title('this checkout'), table([['measure', 'value'], ...current.rows]));
+    const ratio = (m: Measured) => round(m.p99.burst / m.p99.idle);
+    if (baseline) sections.push(`PATCH p99 during the burst ÷ idle: baseline ${ratio(baseline)}×, this checkout ${ratio(current)}×; ÷ control: baseline ${round(baseline.p99.burst / baseline.p99.control)}×, this checkout ${round(current.p99.burst / current.p99.control)}×`);
+    const retryWaitMs = Number(process.env.BENCH_WEBHOOK_RETRY_WAIT_MS ?? '100000');
+    return {
+      file: 'webhooks',
+      settings: { changes, writers: WRITERS, flags: FLAGS, retryWaitMs, changesPerSecond: rate ?? 'unpaced', workers, baseline: baselineDir },
+      report: sections.join('\n'),
+      data: baseline ? { baseline: baseline.data, current: current.data } : current.data,
+    };
   },
 };

@@ -18,6 +18,19 @@ export interface ListeningMessage {
   url: string;
 }
 
+/** The background process is running (it does not listen: it delivers webhooks). */
+export interface BackgroundReadyMessage {
+  type: 'bellwether:background-ready';
+}
+
+/**
+ * An API worker wrote to the webhook outbox: the primary passes it on to the background process,
+ * which looks for due deliveries at once rather than at its next tick.
+ */
+export interface WebhooksDueMessage {
+  type: 'bellwether:webhooks-due';
+}
+
 /** A worker, its code loaded, asks for the database. */
 export interface AwaitingDatabaseMessage {
   type: 'bellwether:awaiting-database';
@@ -35,6 +48,8 @@ function isMessage<T extends { type: string }>(type: T['type']) {
 
 export const isListening = isMessage<ListeningMessage>('bellwether:listening');
 export const isAwaitingDatabase = isMessage<AwaitingDatabaseMessage>('bellwether:awaiting-database');
+export const isBackgroundReady = isMessage<BackgroundReadyMessage>('bellwether:background-ready');
+export const isWebhooksDue = isMessage<WebhooksDueMessage>('bellwether:webhooks-due');
 const isDatabase = isMessage<DatabaseMessage>('bellwether:database');
 
 /** In a worker: asks the primary for the database and waits for its answer. */
@@ -57,4 +72,40 @@ export function databaseFromPrimary(): Promise<Record<string, string>> {
 /** Whether this process is a worker forked to wait for the database. */
 export function awaitsDatabase(): boolean {
   return cluster.isWorker && process.env.BELLWETHER_AWAIT_DATABASE === '1';
+}
+
+/**
+ * What a cluster worker does (BELLWETHER_ROLE, set by the primary): `api` serves requests and leaves
+ * webhook delivery to the `background` process, which serves none. null: not a cluster worker (one
+ * process does everything).
+ */
+export type WorkerRole = 'api' | 'background';
+
+export function workerRole(): WorkerRole | null {
+  if (!cluster.isWorker) return null;
+  return process.env.BELLWETHER_ROLE === 'background' ? 'background' : 'api';
+}
+
+/**
+ * In an API worker: tells the primary (for the background process) that the outbox has rows, at
+ * once, then at most once per `windowMs` (a burst of writes costs one message per window).
+ */
+export function webhooksDueNotifier(windowMs: number): () => void {
+  let timer: NodeJS.Timeout | null = null;
+  let pending = false;
+  const send = () => {
+    if (process.connected) process.send?.({ type: 'bellwether:webhooks-due' } satisfies WebhooksDueMessage);
+    timer = setTimeout(() => {
+      timer = null;
+      if (pending) {
+        pending = false;
+        send();
+      }
+    }, windowMs);
+    timer.unref();
+  };
+  return () => {
+    if (timer) pending = true;
+    else send();
+  };
 }

@@ -1,6 +1,7 @@
 /**
- * `npm start` with WORKERS > 1: this process forks the workers (src/server.ts), which share the
- * port, and while they load their code it starts the embedded PostgreSQL (without DATABASE_URL),
+ * `npm start` with WORKERS > 1: this process forks the API workers (src/server.ts), which share the
+ * port, and one background process (cluster/background.ts: webhook delivery, at a lower CPU
+ * priority), and while they load their code it starts the embedded PostgreSQL (without DATABASE_URL),
  * migrates and bootstraps once; then it hands them the database (cluster/messages.ts). A
  * worker that dies is logged and replaced, later each time it dies young; SIGTERM/SIGINT stop the
  * workers (each finishes its requests), then the embedded PostgreSQL.
@@ -11,7 +12,7 @@ import type { Config } from '../config.ts';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../db/embedded.ts';
 import { migrateOn } from '../db/migrate.ts';
 import { createPool } from '../db/pool.ts';
-import { isAwaitingDatabase, isListening, SHUTDOWN_GRACE_MS, type DatabaseMessage } from './messages.ts';
+import { isAwaitingDatabase, isBackgroundReady, isListening, isWebhooksDue, SHUTDOWN_GRACE_MS, type DatabaseMessage, type WorkerRole } from './messages.ts';
 import { startMetricsListener } from '../kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted } from '../started.ts';
 import { discoverProvider } from '../accounts/oidc/provider.ts';
@@ -25,6 +26,7 @@ const STOP_MARGIN_MS = 5_000;
 
 interface Slot {
   index: number;
+  role: WorkerRole;
   worker: Worker | null;
   startedAt: number;
   youngDeaths: number;
@@ -46,7 +48,15 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   let embedded: EmbeddedDatabase | null = null;
   let stopping = false;
   let running = false;
-  const slots: Slot[] = Array.from({ length: config.workers }, (_, index) => ({ index, worker: null, startedAt: 0, youngDeaths: 0, restartTimer: null }));
+  const slots: Slot[] = Array.from({ length: config.workers + 1 }, (_, index) => ({
+    index,
+    role: index < config.workers ? 'api' : 'background',
+    worker: null,
+    startedAt: 0,
+    youngDeaths: 0,
+    restartTimer: null,
+  }));
+  const backgroundSlot = slots[config.workers];
   /** The database for the workers, once started, migrated and bootstrapped. */
   let workerEnv: Record<string, string> | null = null;
   /** Workers that asked for the database before it was ready. */
@@ -89,9 +99,19 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const fork = (slot: Slot): Worker => {
     slot.restartTimer = null;
     // One worker runs the periodic jobs (they are also guarded by an advisory lock).
-    const env = { BELLWETHER_AWAIT_DATABASE: '1', BELLWETHER_WORKER_SLOT: String(slot.index), ...(slot.index === 0 ? {} : { SURVEY_JOBS_INTERVAL_MS: '0' }) };
+    const env = {
+      BELLWETHER_AWAIT_DATABASE: '1',
+      BELLWETHER_ROLE: slot.role,
+      BELLWETHER_WORKER_SLOT: String(slot.index),
+      ...(slot.index === 0 ? {} : { SURVEY_JOBS_INTERVAL_MS: '0' }),
+    };
     const worker = cluster.fork(env);
     worker.on('message', (message: unknown) => {
+      if (isWebhooksDue(message)) {
+        const background = backgroundSlot.worker;
+        if (background && !background.isDead() && background.isConnected()) background.send(message);
+        return;
+      }
       if (!isAwaitingDatabase(message)) return;
       if (workerEnv === null) awaiting.add(worker);
       else handDatabase(worker, workerEnv);
@@ -113,19 +133,20 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     const lived = Date.now() - slot.startedAt;
     slot.youngDeaths = lived < YOUNG_DEATH_MS ? slot.youngDeaths + 1 : 0;
     const delay = restartDelay(slot.youngDeaths);
-    logger.error({ slot: slot.index, workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delay }, 'worker died: replacing it');
+    logger.error({ slot: slot.index, role: slot.role, workerPid: worker.process.pid, code, signal, livedMs: lived, restartInMs: delay }, 'worker died: replacing it');
     slot.restartTimer = setTimeout(() => fork(slot), delay);
   });
 
   try {
-    // Forked first: they load their code meanwhile, and wait for the database.
-    const urls = slots.map((slot) => {
+    // Forked first: they load their code meanwhile, and wait for the database. Each answers once it
+    // runs: an API worker with the URL it listens on, the background process with its readiness.
+    const ready = slots.map((slot) => {
       const worker = fork(slot);
-      return new Promise<string>((resolve) => {
+      return new Promise<string | null>((resolve) => {
         const onMessage = (message: unknown) => {
-          if (!isListening(message)) return;
+          if (slot.role === 'api' ? !isListening(message) : !isBackgroundReady(message)) return;
           worker.off('message', onMessage);
-          resolve(message.url);
+          resolve(isListening(message) ? message.url : null);
         };
         worker.on('message', onMessage);
       });
@@ -147,14 +168,14 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     for (const worker of awaiting) handDatabase(worker, env);
     awaiting.clear();
 
-    const [url] = await Promise.all(urls);
+    const [url] = (await Promise.all(ready)) as [string, ...(string | null)[]];
     if (stopping) return;
     if (config.metricsPort !== null) {
       const metrics = await startMetricsListener(config.metricsPort, config.host, 'cluster');
       logger.info({ url: metrics.url }, 'metrics listening (summed over the workers)');
     }
     running = true;
-    logger.info({ url, workers: slots.length }, 'Bellwether is listening');
+    logger.info({ url, workers: config.workers }, 'Bellwether is listening');
     printStarted(url, config.siteUrl, started, config.oidc !== null);
   } catch (error) {
     logger.fatal({ err: error }, 'failed to start');

@@ -26,7 +26,7 @@ export type WriteHandle = WriteTx | PoolWrite;
 /**
  * The pool, for the documented writes outside a unit of work: the batched `last_called_at`
  * flush, the evaluation path's hash keys, the authenticator's last-used touches, job bookkeeping,
- * the sign-in link CLI's token.
+ * the sign-in link CLI's token, webhook delivery's claims and records (each one statement).
  */
 export function poolWrite(pool: Pool): PoolWrite {
   return pool as unknown as PoolWrite;

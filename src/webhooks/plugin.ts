@@ -1,7 +1,8 @@
 /**
  * The webhooks area: endpoints under /api/projects/{id}/webhooks, the outbox rows written beside
  * each flag, survey and cohort change's activity entry and for each survey response at ingestion,
- * and the delivery worker every process runs. See docs/webhooks.md.
+ * and the delivery worker every process runs (a cluster's API workers leave it to the background
+ * process, cluster/background.ts). See docs/webhooks.md.
  */
 import { ACTIVITY_FOLLOWERS } from '../accounts/activity/store.ts';
 import { EVENT_PROCESSORS } from '../events/pipeline.ts';
@@ -28,6 +29,11 @@ export interface WebhooksOptions {
    * outbox writes wake it, and tests run `app.webhookWorker.runOnce()`. server.ts passes 1 000.
    */
   webhookDelivery?: Partial<Omit<DeliverySettings, 'allowedHosts' | 'siteUrl'>>;
+  /**
+   * Set in a cluster's API workers: another process delivers (cluster/background.ts). This one's
+   * worker never starts, and its outbox writes call this instead of waking it.
+   */
+  webhooksDeliveredElsewhere?: () => void;
 }
 
 declare module 'fastify' {
@@ -46,10 +52,11 @@ export const webhooks = defineArea<WebhooksOptions>('webhooks', ['kernel', 'acco
     siteUrl: options.siteUrl ?? null,
   };
   const worker = new DeliveryWorker(app.kernel.units, secrets, settings, app.log);
-  const wake = () => worker.wake();
+  const elsewhere = options.webhooksDeliveredElsewhere;
+  const wake = elsewhere ?? (() => worker.wake());
   const deps: WebhookDeps = { ...app.kernel, secrets, allowedHosts, resolve: settings.resolve, wake };
   app.decorate('webhookWorker', worker);
-  app.addHook('onReady', async () => worker.start());
+  if (!elsewhere) app.addHook('onReady', async () => worker.start());
   app.addHook('onClose', async () => worker.stop());
 
   app.extensions.contribute(ACTIVITY_FOLLOWERS, webhookActivityFollower(wake));

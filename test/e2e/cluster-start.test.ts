@@ -1,5 +1,5 @@
 // `npm start` (the compiled dist/server.mjs) with WORKERS=2 on the embedded PostgreSQL: one primary (database, migrations, the
-// printed key) and two workers sharing the port; a worker that dies is replaced; SIGTERM to the
+// printed key) and two workers sharing the port (and the background process that delivers webhooks); a worker that dies is replaced; SIGTERM to the
 // process `npm start` created stops the workers, then PostgreSQL, and leaves nothing running.
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -23,8 +23,20 @@ function postgresPid(): number {
   return Number(readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
 }
 
-/** The node processes below npm: the primary and its workers (the primary is the one whose children include postgres). */
-function serviceProcesses(npmPid: number): { primary: number; workers: number[] } {
+/** The role the primary gave a worker (BELLWETHER_ROLE): `api` or `background`. */
+function role(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').find((each) => each.startsWith('BELLWETHER_ROLE='))?.slice('BELLWETHER_ROLE='.length);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The node processes below npm: the primary (the one whose children include postgres), its API
+ * workers and its background process (webhook delivery).
+ */
+function serviceProcesses(npmPid: number): { primary: number; workers: number[]; background: number[] } {
   const nodes = descendants(npmPid).filter((pid) => {
     try {
       return readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/server.mjs');
@@ -33,7 +45,8 @@ function serviceProcesses(npmPid: number): { primary: number; workers: number[] 
     }
   });
   const primary = nodes.find((pid) => descendants(pid).includes(postgresPid()))!;
-  return { primary, workers: nodes.filter((pid) => pid !== primary) };
+  const children = nodes.filter((pid) => pid !== primary);
+  return { primary, workers: children.filter((pid) => role(pid) === 'api'), background: children.filter((pid) => role(pid) === 'background') };
 }
 
 describe('npm start with WORKERS=2', { timeout: 5 * 60_000 }, () => {
@@ -45,9 +58,10 @@ describe('npm start with WORKERS=2', { timeout: 5 * 60_000 }, () => {
     assert.equal(service.output().match(/Bellwether is running at/g)?.length, 1, 'one start line, from the primary');
     const list = () => fetch(`${service!.url}/api/projects/1/feature_flags/`, { headers: { authorization: `Bearer ${key}` } });
 
-    const { primary, workers } = serviceProcesses(npmPid);
+    const { primary, workers, background } = serviceProcesses(npmPid);
     assert.ok(primary, 'the primary runs the embedded PostgreSQL');
     assert.equal(workers.length, 2, `two workers below the primary: ${workers}`);
+    assert.equal(background.length, 1, `and one background process: ${background}`);
     const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await list()).status));
     assert.deepEqual(statuses, statuses.map(() => 200));
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { DAY_MS } from '../../src/webhooks/delivery/worker.ts';
-import { forgetFinished } from '../../src/webhooks/delivery/store.ts';
+import { forgetFinished, recordAttempts } from '../../src/webhooks/delivery/store.ts';
+import { poolWrite } from '../../src/db/unit-of-work.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { inUnit } from '../helpers/database.ts';
 import { createFlag, createWebhook, deliveries, startReceiver, startWebhookApp, webhooksUrl, type Receiver } from './support.ts';
@@ -190,4 +191,45 @@ test('delivered and failed rows go 30 days after they finished; pending ones sta
   const { rows } = await t.db.pool.query('SELECT message_id FROM webhook_deliveries WHERE endpoint_id = $1 ORDER BY id', [hook.id]);
   assert.deepEqual(rows.map((row) => row.message_id), ['msg_delivered_29', 'msg_pending_null']);
   await t.request({ method: 'DELETE', url: `${webhooksUrl(t.projectId)}${hook.id}/` });
+});
+
+test('one statement records a batch: a success beside failures ends the streak; only failures for 3 days disable', async () => {
+  // Nothing sends meanwhile: the attempts below are made up.
+  await t.app.webhookWorker.stop();
+  const mixed = await createWebhook(t, { url: receiver.url, events: ['feature_flag.created'] });
+  const failing = await createWebhook(t, { url: `${receiver.url}?failing`, events: ['feature_flag.created'] });
+  await createFlag(t, 'batch-1');
+  await createFlag(t, 'batch-2');
+  await t.db.pool.query(`UPDATE webhook_endpoints SET failing_since = now() - interval '4 days' WHERE id = ANY($1::uuid[])`, [[mixed.id, failing.id]]);
+  const { rows } = await t.db.pool.query<{ id: string; endpoint_id: string }>(
+    `SELECT id, endpoint_id FROM webhook_deliveries WHERE endpoint_id = ANY($1::uuid[]) ORDER BY endpoint_id, id`,
+    [[mixed.id, failing.id]],
+  );
+  const ofMixed = rows.filter((row) => row.endpoint_id === mixed.id);
+  const ofFailing = rows.filter((row) => row.endpoint_id === failing.id);
+  const failed = { status: 500, body: 'broken', durationMs: 3, error: 'HTTP 500' };
+  await recordAttempts(
+    poolWrite(t.db.pool),
+    [
+      { row: ofMixed[0], attempt: failed, retryInMs: 15_000 },
+      { row: ofMixed[1], attempt: { status: 200, body: 'ok', durationMs: 2, error: null }, retryInMs: null },
+      { row: ofFailing[0], attempt: failed, retryInMs: 15_000 },
+      { row: ofFailing[1], attempt: failed, retryInMs: null },
+    ],
+    3 * DAY_MS,
+  );
+  const state = async (id: string) => (await t.request({ method: 'GET', url: `${webhooksUrl(t.projectId)}${id}/` })).json();
+  assert.deepEqual([(await state(mixed.id)).enabled, (await state(mixed.id)).failing_since], [true, null], 'a success ends the streak');
+  assert.equal((await state(failing.id)).enabled, false);
+  assert.equal((await state(failing.id)).disabled_reason, 'failing');
+  const recorded = await t.db.pool.query<{ id: string; status: string; finished: boolean; retry_in_s: number | null; response_status: number }>(
+    `SELECT id, status, finished_at IS NOT NULL AS finished, round(extract(epoch FROM next_attempt_at - now()))::int AS retry_in_s, response_status
+       FROM webhook_deliveries WHERE id = ANY($1::bigint[]) ORDER BY endpoint_id, id`,
+    [rows.map((row) => row.id)],
+  );
+  assert.deepEqual(
+    recorded.rows.map(({ status, finished, response_status }) => [status, finished, response_status]),
+    rows.map((row) => (row === ofMixed[1] ? ['delivered', true, 200] : row === ofFailing[1] ? ['failed', true, 500] : ['pending', false, 500])),
+  );
+  for (const row of recorded.rows.filter((each) => each.status === 'pending')) assert.ok(row.retry_in_s !== null && row.retry_in_s >= 14 && row.retry_in_s <= 15, `retry in 15 s: ${row.retry_in_s}`);
 });

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { after, before, test } from 'node:test';
 import { postOnce } from '../../src/webhooks/delivery/send.ts';
 import { claimDue, releaseClaimed, type ClaimLimits } from '../../src/webhooks/delivery/store.ts';
+import { poolWrite } from '../../src/db/unit-of-work.ts';
 import type { TestApp } from '../helpers/app.ts';
 import { inUnit } from '../helpers/database.ts';
 import { createFlag, createWebhook, startReceiver, startWebhookApp, webhooksUrl, type Receiver } from './support.ts';
@@ -102,6 +103,39 @@ test('claims go round the endpoints: the total limit takes the first rows of eac
   assert.equal(perEndpoint(b.id), 2);
   await removeEndpoint(a.id);
   await removeEndpoint(b.id);
+});
+
+test('a claim does not take rows another process leased after its snapshot: they are sent once', async () => {
+  const endpoint = await endpointWithRows('race', 2);
+  const other = await t.db.pool.connect();
+  let claimed: Awaited<ReturnType<typeof claimDue>>;
+  try {
+    // Another process's claim of the rows, not yet committed when this claim starts.
+    await other.query('BEGIN');
+    await other.query(
+      `UPDATE webhook_deliveries SET attempts = attempts + 1, next_attempt_at = now() + interval '1 minute', in_flight_until = now() + interval '1 minute'
+        WHERE endpoint_id = $1`,
+      [endpoint.id],
+    );
+    const claiming = claimDue(poolWrite(t.db.pool), limits());
+    // This claim saw the rows due (its snapshot) and waits for their locks; then the other commits.
+    for (let waited = 0; ; waited += 10) {
+      const { rows } = await t.db.pool.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'WITH locked AS%'`,
+      );
+      if (rows[0].n > 0) break;
+      assert.ok(waited < 5000, 'the claim waits for the rows the other holds');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await other.query('COMMIT');
+    claimed = await claiming;
+  } finally {
+    other.release();
+  }
+  assert.deepEqual(claimed.map((row) => row.id), [], 'nothing claimed twice');
+  const { rows } = await t.db.pool.query<{ attempts: number }>('SELECT attempts FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id]);
+  assert.deepEqual(rows.map((row) => row.attempts), [1, 1]);
+  await removeEndpoint(endpoint.id);
 });
 
 interface CountingServer {

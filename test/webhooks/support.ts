@@ -15,6 +15,8 @@ export interface Received {
   /** Whether `standardwebhooks` accepted it with the receiver's secret. */
   verified: boolean;
   verifyError: string | null;
+  /** The sender's end of the connection (its port), which tells which process sent it. */
+  senderPort: number;
 }
 
 export interface Receiver {
@@ -56,7 +58,7 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       } catch (error) {
         verifyError = (error as Error).message;
       }
-      receiver.received.push({ headers: request.headers, body, json: JSON.parse(body), verified, verifyError });
+      receiver.received.push({ headers: request.headers, body, json: JSON.parse(body), verified, verifyError, senderPort: request.socket.remotePort ?? 0 });
       const { status, delayMs, body: answer } = receiver.answer;
       setTimeout(() => response.writeHead(status, { 'content-type': 'text/plain' }).end(answer), delayMs);
     });

@@ -1,5 +1,5 @@
 /** SQL of the delivery worker: claim due deliveries, record each attempt, forget old ones. */
-import type { WriteTx } from '../../db/unit-of-work.ts';
+import type { WriteHandle, WriteTx } from '../../db/unit-of-work.ts';
 import type { ReadHandle } from '../../db/pool.ts';
 import type { DeliveryRow } from '../outbox.ts';
 
@@ -38,11 +38,11 @@ export interface ClaimLimits {
  *
  * Each row is leased for the attempts it may wait behind plus its own (its wave at the endpoint's
  * concurrency, each wave at most `attemptMs`), committed at once: a process that dies leaves its
- * rows due again when their leases run out. The lock is NO KEY UPDATE: every write adding an outbox
+ * rows due again when their leases run out (one statement: on the pool, no transaction around it). The lock is NO KEY UPDATE: every write adding an outbox
  * row holds KEY SHARE on its endpoint (the foreign key) until it commits, and FOR UPDATE would skip
  * an endpoint as long as changes keep coming.
  */
-export async function claimDue(db: WriteTx, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
+export async function claimDue(db: WriteHandle, limits: ClaimLimits): Promise<ClaimedDelivery[]> {
   const { rows } = await db.query<ClaimedDelivery & { rank: number }>({
     name: 'webhooks-claim-due',
     text: `WITH locked AS (
@@ -86,6 +86,9 @@ export async function claimDue(db: WriteTx, limits: ClaimLimits): Promise<Claime
             next_attempt_at = now() + (ceil(picked.position::numeric / $5) * $6 + 5000) * interval '1 millisecond'
        FROM picked, webhook_endpoints e
       WHERE d.id = picked.id AND e.id = d.endpoint_id
+        -- Checked again on the row as it is now: another process's claim that committed after this
+        -- statement's snapshot was taken leased the row (next attempt moved on), and it is theirs.
+        AND d.status = 'pending' AND d.next_attempt_at <= now()
      RETURNING d.*, picked.rank, e.url, e.format, e.secret, e.previous_secret, e.previous_secret_expires_at`,
     values: [
       [...limits.known.keys()],
@@ -116,55 +119,48 @@ export interface FinishedAttempt {
 }
 
 /**
- * Records a batch of finished attempts in two or three statements: 2xx rows delivered, the others
- * due again after their wait or failed for good. An endpoint with a failure starts a failure streak;
- * one failing everything for `disableAfterMs` is disabled; one with a success ends its streak. An
- * endpoint's row is written only when its state changes.
+ * Records a batch of finished attempts in one statement: 2xx rows delivered, the others due again
+ * after their wait or failed for good. An endpoint with a success in the batch ends its failure
+ * streak; one with only failures starts one, and one failing everything for `disableAfterMs` is
+ * disabled. An endpoint's row is written only when its state changes.
  */
-export async function recordAttempts(db: WriteTx, finished: readonly FinishedAttempt[], disableAfterMs: number): Promise<void> {
-  const failed = finished.filter((each) => each.attempt.error !== null);
-  const delivered = finished.filter((each) => each.attempt.error === null);
-  if (failed.length > 0) {
-    await db.query(
-      `UPDATE webhook_deliveries d
-          SET status = CASE WHEN r.retry IS NULL THEN 'failed' ELSE 'pending' END,
-              finished_at = CASE WHEN r.retry IS NULL THEN now() END,
-              next_attempt_at = CASE WHEN r.retry IS NULL THEN d.next_attempt_at ELSE now() + r.retry * interval '1 millisecond' END,
+export async function recordAttempts(db: WriteHandle, finished: readonly FinishedAttempt[], disableAfterMs: number): Promise<void> {
+  if (finished.length === 0) return;
+  await db.query(
+    `WITH r AS (
+       SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::int[], $4::text[], $5::int[], $6::bigint[], $7::text[])
+         AS r(id, endpoint_id, status, body, duration, retry, error)
+     ), attempts AS (
+       UPDATE webhook_deliveries d
+          SET status = CASE WHEN r.error IS NULL THEN 'delivered' WHEN r.retry IS NULL THEN 'failed' ELSE 'pending' END,
+              finished_at = CASE WHEN r.error IS NULL OR r.retry IS NULL THEN now() END,
+              next_attempt_at = CASE WHEN r.error IS NULL OR r.retry IS NULL THEN d.next_attempt_at ELSE now() + r.retry * interval '1 millisecond' END,
               in_flight_until = NULL, response_status = r.status, response_body = r.body, duration_ms = r.duration, error = r.error
-         FROM unnest($1::bigint[], $2::int[], $3::text[], $4::int[], $5::bigint[], $6::text[]) AS r(id, status, body, duration, retry, error)
-        WHERE d.id = r.id`,
-      [
-        failed.map((each) => each.row.id),
-        failed.map((each) => each.attempt.status),
-        failed.map((each) => each.attempt.body),
-        failed.map((each) => each.attempt.durationMs),
-        failed.map((each) => each.retryInMs),
-        failed.map((each) => each.attempt.error),
-      ],
-    );
-    await db.query(
-      `UPDATE webhook_endpoints
-          SET failing_since = coalesce(failing_since, now()),
-              enabled = enabled AND NOT coalesce(failing_since < now() - $2 * interval '1 millisecond', false),
-              disabled_reason = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN 'failing' ELSE disabled_reason END,
-              disabled_at = CASE WHEN enabled AND failing_since < now() - $2 * interval '1 millisecond' THEN now() ELSE disabled_at END
-        WHERE id = ANY($1::uuid[]) AND (failing_since IS NULL OR (enabled AND failing_since < now() - $2 * interval '1 millisecond'))`,
-      [[...new Set(failed.map((each) => each.row.endpoint_id))], disableAfterMs],
-    );
-  }
-  if (delivered.length > 0) {
-    await db.query(
-      `UPDATE webhook_deliveries d
-          SET status = 'delivered', finished_at = now(), in_flight_until = NULL,
-              response_status = r.status, response_body = r.body, duration_ms = r.duration, error = NULL
-         FROM unnest($1::bigint[], $2::int[], $3::text[], $4::int[]) AS r(id, status, body, duration)
-        WHERE d.id = r.id`,
-      [delivered.map((each) => each.row.id), delivered.map((each) => each.attempt.status), delivered.map((each) => each.attempt.body), delivered.map((each) => each.attempt.durationMs)],
-    );
-    await db.query('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ANY($1::uuid[]) AND failing_since IS NOT NULL', [
-      [...new Set(delivered.map((each) => each.row.endpoint_id))],
-    ]);
-  }
+         FROM r
+        WHERE d.id = r.id
+     ), outcome AS (
+       SELECT endpoint_id, bool_or(error IS NULL) AS succeeded FROM r GROUP BY endpoint_id
+     )
+     UPDATE webhook_endpoints e
+        SET failing_since = CASE WHEN o.succeeded THEN NULL ELSE coalesce(e.failing_since, now()) END,
+            enabled = e.enabled AND (o.succeeded OR NOT coalesce(e.failing_since < now() - $8 * interval '1 millisecond', false)),
+            disabled_reason = CASE WHEN NOT o.succeeded AND e.enabled AND e.failing_since < now() - $8 * interval '1 millisecond' THEN 'failing' ELSE e.disabled_reason END,
+            disabled_at = CASE WHEN NOT o.succeeded AND e.enabled AND e.failing_since < now() - $8 * interval '1 millisecond' THEN now() ELSE e.disabled_at END
+       FROM outcome o
+      WHERE e.id = o.endpoint_id
+        AND CASE WHEN o.succeeded THEN e.failing_since IS NOT NULL
+                 ELSE e.failing_since IS NULL OR (e.enabled AND e.failing_since < now() - $8 * interval '1 millisecond') END`,
+    [
+      finished.map((each) => each.row.id),
+      finished.map((each) => each.row.endpoint_id),
+      finished.map((each) => each.attempt.status),
+      finished.map((each) => each.attempt.body),
+      finished.map((each) => each.attempt.durationMs),
+      finished.map((each) => each.retryInMs),
+      finished.map((each) => each.attempt.error),
+      disableAfterMs,
+    ],
+  );
 }
 
 /**

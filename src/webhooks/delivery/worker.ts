@@ -7,7 +7,7 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { withBoundedRead } from '../../db/bounded-read.ts';
-import type { UnitsOfWork } from '../../db/unit-of-work.ts';
+import { poolWrite, type UnitsOfWork } from '../../db/unit-of-work.ts';
 import type { WebhookMessage } from '../outbox.ts';
 import type { SecretBox } from '../secrets.ts';
 import { DestinationRefused, resolveDestination, type Destination } from './destination.ts';
@@ -54,7 +54,7 @@ export const DEFAULT_DELIVERY_SETTINGS: Omit<DeliverySettings, 'allowedHosts' | 
 
 const SWEEP_EVERY_MS = 10 * 60 * 1000;
 /** Writes here and recorded attempts wake the worker at most this often (a burst costs one claim per window, not one each). */
-const WAKE_WINDOW_MS = 25;
+export const WAKE_WINDOW_MS = 25;
 /** Finished attempts wait this long for others to be recorded with them in one unit of work (their slot is free meanwhile). */
 const RECORD_WINDOW_MS = 10;
 /** Requests waiting for a database connection make a claim wait this long, up to `YIELD_MAX_MS` in all. */
@@ -157,15 +157,14 @@ export class DeliveryWorker {
         while (this.queues.held < maxHeld) {
           await this.yieldToRequests();
           const limit = maxHeld - this.queues.held;
-          const claimed = await this.units.run((unit) =>
-            claimDue(unit.client, {
-              limit,
-              batch: this.queues.firstBatch,
-              concurrency: this.settings.perEndpoint,
-              attemptMs: this.settings.timeoutMs,
-              known: this.queues.known(),
-            }),
-          );
+          // One statement each, claim and record: on the pool, without BEGIN and COMMIT around them.
+          const claimed = await claimDue(poolWrite(this.units.pool), {
+            limit,
+            batch: this.queues.firstBatch,
+            concurrency: this.settings.perEndpoint,
+            attemptMs: this.settings.timeoutMs,
+            known: this.queues.known(),
+          });
           this.queues.add(claimed);
           this.startSends();
           // Fewer than asked: every endpoint with due rows got its room; claiming again now finds nothing new.
@@ -248,14 +247,12 @@ export class DeliveryWorker {
     while (this.unrecorded.length > 0) {
       const batch = this.unrecorded.splice(0, 500);
       try {
-        await this.units.run((unit) => {
-          // A retry waits from when its attempt ended, not from when the record got a connection.
-          const recordedAt = performance.now();
-          const finished = batch.map(({ finished: each, at }) =>
-            each.retryInMs === null ? each : { ...each, retryInMs: Math.max(0, Math.round(each.retryInMs - (recordedAt - at))) },
-          );
-          return recordAttempts(unit.client, finished, this.settings.disableAfterMs);
-        });
+        // A retry waits from when its attempt ended, not from when it is recorded.
+        const recordedAt = performance.now();
+        const finished = batch.map(({ finished: each, at }) =>
+          each.retryInMs === null ? each : { ...each, retryInMs: Math.max(0, Math.round(each.retryInMs - (recordedAt - at))) },
+        );
+        await recordAttempts(poolWrite(this.units.pool), finished, this.settings.disableAfterMs);
         for (const each of batch) each.done();
       } catch (error) {
         for (const each of batch) each.done(error);
