@@ -168,9 +168,25 @@ describe('exposure and metric state kept at ingestion', () => {
     await send([did('late', 'late goal', at(start, 5)), did('late', 'late goal', at(start, 0.5))]);
     await send([called('late', launched.feature_flag_key, 'test', at(start, 1))]);
     assert.deepEqual((await stats(other.id, launched.metrics[0])).test, { key: 'test', number_of_samples: 1, sum: 1, sum_squares: 1 });
-    // The one stamped before the exposure stays kept (it would count if an earlier exposure came).
-    const kept = await t.db.pool.query('SELECT 1 FROM experiment_pending_events WHERE experiment_id = $1', [other.id]);
-    assert.equal(kept.rowCount, 1);
+    // The one stamped before the exposure counts once an earlier exposure comes; the other is not counted twice.
+    await send([called('late', launched.feature_flag_key, 'test', at(start, 0.2))]);
+    assert.deepEqual((await stats(other.id, launched.metrics[0])).test, { key: 'test', number_of_samples: 1, sum: 2, sum_squares: 4 });
+  });
+
+  test('goal events of earlier batches count under the person they were stored with, through any of their distinct ids', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('merged goal')] });
+    const launched = (await action(t, other.id, 'launch')).json();
+    const start = Date.parse(launched.start_date);
+    const flag = launched.feature_flag_key;
+    await send([did('anon-1', 'merged goal', at(start, 2)), did('anon-1', 'merged goal', at(start, 3))]);
+    await send([{ event: '$identify', distinct_id: 'known-1', timestamp: at(start, 4), properties: { $anon_distinct_id: 'anon-1' } }]);
+    // Personless goal events of another distinct id, and events of a third person: not this person's.
+    await send([did('stranger', 'merged goal', at(start, 5)), did('anon-2', 'merged goal', at(start, 5), { $process_person_profile: false })]);
+    await send([called('known-1', flag, 'control', at(start, 1)), called('anon-2', flag, 'test', at(start, 1), { $process_person_profile: false })]);
+    assert.deepEqual(await stats(other.id, launched.metrics[0]), {
+      control: { key: 'control', number_of_samples: 1, sum: 2, sum_squares: 4 },
+      test: { key: 'test', number_of_samples: 1, sum: 1, sum_squares: 1 },
+    });
   });
 
   test('a person seen in a second variant in a later batch takes their numbers to $multiple', async () => {
