@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { metricStatistics, scanMetricStatistics } from '../../src/experiments/results/metric-store.ts';
 import { parseMetric } from '../../src/experiments/metrics/parse.ts';
+import { advisoryLockKeys } from '../../src/db/advisory-locks.ts';
 import { action, createExperiment, funnelMetric, meanMetric, patchExperiment, type Json } from './support.ts';
 
 let t: TestApp;
@@ -229,6 +230,26 @@ describe('exposure and metric state kept at ingestion', () => {
     assert.equal((await action(t, other.id, 'reset')).statusCode, 200);
     const after = await t.db.pool.query('SELECT 1 FROM experiment_exposures WHERE experiment_id = $1', [other.id]);
     assert.equal(after.rowCount, 0);
+  });
+
+  test('a reset waits for a batch writing the experiment’s state to commit (so no write lands after the clear)', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('purchase')] });
+    await action(t, other.id, 'launch');
+    const batch = await t.db.pool.connect();
+    try {
+      await batch.query('BEGIN');
+      // What an ingestion batch holds from its state locks to its commit (state-locks.ts): the experiment's lock, shared.
+      const [key] = advisoryLockKeys('bellwether:experiment-state:experiment:', [String(other.id)]);
+      await batch.query('SELECT pg_advisory_xact_lock_shared($1)', [key.toString()]);
+      let finished = false;
+      const reset = action(t, other.id, 'reset').then((response) => ((finished = true), response));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(finished, false, 'the reset waits');
+      await batch.query('COMMIT');
+      assert.equal((await reset).statusCode, 200);
+    } finally {
+      batch.release();
+    }
   });
 });
 

@@ -231,7 +231,7 @@ export async function applyEvents(db: WriteTx, experiments: readonly LiveExperim
   const state = await exposeAndRead(db, options.projectId, {
     pairs: [...pairs.values()].map(({ experiment, personId }) => ({ experimentId: experiment.id, personId })),
     writes,
-    units: [...pairs.values()].flatMap(({ experiment, personId }) => experiment.metrics.map((metric) => ({ experimentId: experiment.id, metricUuid: metric.uuid, personId }))),
+    metrics: experiments.flatMap((experiment) => experiment.metrics.map((metric) => ({ experimentId: experiment.id, metricUuid: metric.uuid }))),
     lookBack: options.lookBack ? lookBackOf(experiments, writes, events) : null,
   });
   exposureDeltas(experiments, state, sums, days);

@@ -1,5 +1,6 @@
 /** SQL of the ingestion-time state: exposures and per-metric per-person aggregates. */
 import type { WriteTx } from '../../db/unit-of-work.ts';
+import { lockExperimentState } from './state-locks.ts';
 
 export interface ExposureWrite {
   experimentId: number;
@@ -98,7 +99,7 @@ export interface LookBack {
  *   stamped from the new exposure on and before the former one, found through their distinct ids
  *   (`events_distinct_id_time_idx`) and kept to those stored under the same person (the batch's own
  *   events are among them: the caller leaves those out);
- * - the stored aggregates of `units`.
+ * - the stored aggregates of each pair's person already exposed, under every metric of its experiment.
  *
  * No row lock is taken to read: the caller holds the (experiment, person) locks of state-locks.ts
  * until it commits, so no other batch writes these persons' state meanwhile; a batch with a metric
@@ -111,21 +112,24 @@ export async function exposeAndRead(
   request: {
     pairs: Array<{ experimentId: number; personId: string }>;
     writes: ExposureWrite[];
-    units: Array<{ experimentId: number; metricUuid: string; personId: string }>;
+    /** The experiments' metrics: the aggregates read are those of every pair's person under each metric of its experiment. */
+    metrics: Array<{ experimentId: number; metricUuid: string }>;
     lookBack: LookBack | null;
   },
 ): Promise<ExposeAndRead> {
-  const { pairs, writes, units: unitKeys, lookBack } = request;
+  const { pairs, writes, metrics, lookBack } = request;
   const result: ExposeAndRead = { before: new Map(), changed: [], earlier: [], units: new Map() };
-  if (pairs.length === 0 && writes.length === 0 && unitKeys.length === 0) return result;
+  if (pairs.length === 0 && writes.length === 0) return result;
   const nothing =
     'NULL::text AS metric_uuid, NULL::float8 AS num, NULL::bigint AS num_count, NULL::float8 AS den, NULL::bigint AS den_count, NULL::int AS step, ' +
     'NULL::timestamptz AS step_at, NULL::uuid AS event_uuid, NULL::text AS event, NULL::jsonb AS properties, NULL::timestamptz AS "timestamp"';
   const { rows } = await db.query<ExposeRow>({
     name: 'bellwether-experiments-expose-and-read',
-    text: `WITH before AS MATERIALIZED (
+    text: `WITH pairs AS MATERIALIZED (
+       SELECT DISTINCT * FROM unnest($1::int[], $2::uuid[]) AS k(experiment_id, person_id)
+     ), before AS MATERIALIZED (
        SELECT x.experiment_id, x.person_id, x.first_seen_at, x.first_variant, x.multiple
-         FROM (SELECT DISTINCT * FROM unnest($1::int[], $2::uuid[])) AS k(experiment_id, person_id)
+         FROM pairs k
          CROSS JOIN LATERAL (
            SELECT x.* FROM experiment_exposures x WHERE x.experiment_id = k.experiment_id AND x.person_id = k.person_id OFFSET 0
          ) x
@@ -147,16 +151,16 @@ export async function exposeAndRead(
          FROM moved m
          CROSS JOIN LATERAL (
            SELECT d.distinct_id FROM persons p JOIN person_distinct_ids d ON d.person_id = p.id
-            WHERE p.uuid = m.person_id AND p.project_id = $12
+            WHERE p.uuid = m.person_id AND p.project_id = $11
            UNION
-           SELECT k.distinct_id FROM unnest($13::uuid[], $14::text[]) AS k(person_id, distinct_id) WHERE k.person_id = m.person_id
+           SELECT k.distinct_id FROM unnest($12::uuid[], $13::text[]) AS k(person_id, distinct_id) WHERE k.person_id = m.person_id
          ) ids
          -- OFFSET 0 keeps this a scan of the distinct id's index per person, whatever the plan's estimates.
          CROSS JOIN LATERAL (
            SELECT e.person_id, e.uuid, e.event, e.properties, e.timestamp FROM events e
-            WHERE e.project_id = $12 AND e.distinct_id = ids.distinct_id AND e.timestamp >= m.since
+            WHERE e.project_id = $11 AND e.distinct_id = ids.distinct_id AND e.timestamp >= m.since
               AND (m.until IS NULL OR e.timestamp < m.until) AND e.person_id = m.person_id
-              AND ($15::text[] IS NULL OR e.event = ANY($15::text[]))
+              AND ($14::text[] IS NULL OR e.event = ANY($14::text[]))
            OFFSET 0
          ) e
      )
@@ -166,10 +170,11 @@ export async function exposeAndRead(
      UNION ALL
      SELECT 'unit', m.experiment_id, m.person_id, NULL, NULL, NULL, m.metric_uuid, m.num, m.num_count, m.den, m.den_count, m.step, m.step_at,
             NULL, NULL, NULL, NULL
-       FROM unnest($9::int[], $10::text[], $11::uuid[]) AS k(experiment_id, metric_uuid, person_id)
+       FROM before k -- a person has aggregates only once exposed
+       JOIN unnest($9::int[], $10::text[]) AS metric(experiment_id, uuid) ON metric.experiment_id = k.experiment_id
        CROSS JOIN LATERAL (
          SELECT m.* FROM experiment_metric_units m
-          WHERE m.experiment_id = k.experiment_id AND m.metric_uuid = k.metric_uuid AND m.person_id = k.person_id OFFSET 0
+          WHERE m.experiment_id = k.experiment_id AND m.metric_uuid = metric.uuid AND m.person_id = k.person_id OFFSET 0
        ) m
      UNION ALL
      SELECT 'earlier', experiment_id, person_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, uuid, event, properties, timestamp
@@ -183,9 +188,8 @@ export async function exposeAndRead(
       writes.map((r) => r.firstVariant),
       writes.map((r) => r.multiple),
       lookBack !== null,
-      unitKeys.map((k) => k.experimentId),
-      unitKeys.map((k) => k.metricUuid),
-      unitKeys.map((k) => k.personId),
+      metrics.map((k) => k.experimentId),
+      metrics.map((k) => k.metricUuid),
       projectId,
       (lookBack?.distinctIds ?? []).map((d) => d.personId),
       (lookBack?.distinctIds ?? []).map((d) => d.distinctId),
@@ -354,6 +358,7 @@ export async function writeState(db: WriteTx, writes: StateWrites): Promise<void
 
 /** Forgets an experiment's state (a rebuild follows, or the experiment went back to draft). */
 export async function clearState(db: WriteTx, experimentId: number): Promise<void> {
+  await lockExperimentState(db, experimentId);
   await db.query('DELETE FROM experiment_metric_units WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_exposures WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_metric_sums WHERE experiment_id = $1', [experimentId]);
