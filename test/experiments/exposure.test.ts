@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { metricStatistics, scanMetricStatistics } from '../../src/experiments/results/metric-store.ts';
 import { parseMetric } from '../../src/experiments/metrics/parse.ts';
+import { advisoryLockKeys } from '../../src/db/advisory-locks.ts';
 import { action, createExperiment, funnelMetric, meanMetric, patchExperiment, type Json } from './support.ts';
 
 let t: TestApp;
@@ -168,9 +169,25 @@ describe('exposure and metric state kept at ingestion', () => {
     await send([did('late', 'late goal', at(start, 5)), did('late', 'late goal', at(start, 0.5))]);
     await send([called('late', launched.feature_flag_key, 'test', at(start, 1))]);
     assert.deepEqual((await stats(other.id, launched.metrics[0])).test, { key: 'test', number_of_samples: 1, sum: 1, sum_squares: 1 });
-    // The one stamped before the exposure stays kept (it would count if an earlier exposure came).
-    const kept = await t.db.pool.query('SELECT 1 FROM experiment_pending_events WHERE experiment_id = $1', [other.id]);
-    assert.equal(kept.rowCount, 1);
+    // The one stamped before the exposure counts once an earlier exposure comes; the other is not counted twice.
+    await send([called('late', launched.feature_flag_key, 'test', at(start, 0.2))]);
+    assert.deepEqual((await stats(other.id, launched.metrics[0])).test, { key: 'test', number_of_samples: 1, sum: 2, sum_squares: 4 });
+  });
+
+  test('goal events of earlier batches count under the person they were stored with, through any of their distinct ids', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('merged goal')] });
+    const launched = (await action(t, other.id, 'launch')).json();
+    const start = Date.parse(launched.start_date);
+    const flag = launched.feature_flag_key;
+    await send([did('anon-1', 'merged goal', at(start, 2)), did('anon-1', 'merged goal', at(start, 3))]);
+    await send([{ event: '$identify', distinct_id: 'known-1', timestamp: at(start, 4), properties: { $anon_distinct_id: 'anon-1' } }]);
+    // Personless goal events of another distinct id, and events of a third person: not this person's.
+    await send([did('stranger', 'merged goal', at(start, 5)), did('anon-2', 'merged goal', at(start, 5), { $process_person_profile: false })]);
+    await send([called('known-1', flag, 'control', at(start, 1)), called('anon-2', flag, 'test', at(start, 1), { $process_person_profile: false })]);
+    assert.deepEqual(await stats(other.id, launched.metrics[0]), {
+      control: { key: 'control', number_of_samples: 1, sum: 2, sum_squares: 4 },
+      test: { key: 'test', number_of_samples: 1, sum: 1, sum_squares: 1 },
+    });
   });
 
   test('a person seen in a second variant in a later batch takes their numbers to $multiple', async () => {
@@ -213,6 +230,26 @@ describe('exposure and metric state kept at ingestion', () => {
     assert.equal((await action(t, other.id, 'reset')).statusCode, 200);
     const after = await t.db.pool.query('SELECT 1 FROM experiment_exposures WHERE experiment_id = $1', [other.id]);
     assert.equal(after.rowCount, 0);
+  });
+
+  test('a reset waits for a batch writing the experiment’s state to commit (so no write lands after the clear)', async () => {
+    const other = await createExperiment(t, { metrics: [meanMetric('purchase')] });
+    await action(t, other.id, 'launch');
+    const batch = await t.db.pool.connect();
+    try {
+      await batch.query('BEGIN');
+      // What an ingestion batch holds from its state locks to its commit (state-locks.ts): the experiment's lock, shared.
+      const [key] = advisoryLockKeys('bellwether:experiment-state:experiment:', [String(other.id)]);
+      await batch.query('SELECT pg_advisory_xact_lock_shared($1)', [key.toString()]);
+      let finished = false;
+      const reset = action(t, other.id, 'reset').then((response) => ((finished = true), response));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      assert.equal(finished, false, 'the reset waits');
+      await batch.query('COMMIT');
+      assert.equal((await reset).statusCode, 200);
+    } finally {
+      batch.release();
+    }
   });
 });
 

@@ -15,14 +15,13 @@ import { lockExperimentStates } from './state-locks.ts';
 import {
   exposeAndRead,
   exposureKey,
-  prunePendingEvents,
   unitKey,
   writeState,
   type DayDelta,
   type ExposeAndRead,
   type ExposureWrite,
+  type LookBack,
   type MetricUnit,
-  type PendingEvent,
   type StoredExposure,
 } from './state-store.ts';
 
@@ -30,19 +29,18 @@ export interface PersonEvent extends EventLike {
   uuid: string;
   personId: string;
   timestamp: Date;
+  /** The distinct id the event came with (ingestion); a rebuild does not need it. */
+  distinctId?: string;
 }
 
 export interface ApplyOptions {
   projectId: number;
   /**
-   * Keep metric events of persons not exposed (or exposed later) for an hour, to count them when
-   * their exposure arrives in a later batch. Off for rebuilds, which replay events in time order.
+   * Count the stored metric events of a person that an exposure written now makes count (events of
+   * earlier batches stamped after it). Off for rebuilds, which replay events in time order.
    */
-  keepPending: boolean;
+  lookBack: boolean;
 }
-
-/** One batch in a thousand that keeps events for later also forgets the ones kept over an hour. */
-const PRUNE_CHANCE = 0.001;
 /** Sums are spread over this many rows per (experiment, metric, variant); a batch writes to one. */
 const SHARDS = 32;
 
@@ -140,6 +138,9 @@ function counts(metric: ParsedMetric, event: PersonEvent): boolean {
   return metricSources(metric).some((source) => matchesSource(event, source));
 }
 
+const sameValues = (a: MetricUnit, b: MetricUnit) =>
+  a.num === b.num && a.numCount === b.numCount && a.den === b.den && a.denCount === b.denCount && a.step === b.step && a.stepAt?.getTime() === b.stepAt?.getTime();
+
 type Days = Map<string, DayDelta>;
 
 function addDay(days: Days, experimentId: number, variant: string, at: Date, n: number): void {
@@ -193,6 +194,17 @@ function metricEvents(experiment: LiveExperiment, events: readonly PersonEvent[]
   return touched;
 }
 
+/** What the exposures written may make count from earlier batches: the persons' distinct ids in the batch, the metrics' event names. */
+function lookBackOf(experiments: readonly LiveExperiment[], writes: readonly ExposureWrite[], events: readonly PersonEvent[]): LookBack {
+  const exposed = new Set(writes.map((write) => write.personId));
+  const distinctIds = new Map<string, { personId: string; distinctId: string }>();
+  for (const { personId, distinctId } of events) {
+    if (distinctId !== undefined && exposed.has(personId)) distinctIds.set(`${personId}\u0000${distinctId}`, { personId, distinctId });
+  }
+  const names = new Set<string | null>(experiments.flatMap((experiment) => experiment.metrics.flatMap((metric) => metricSources(metric).map((source) => source.event))));
+  return { distinctIds: [...distinctIds.values()], eventNames: names.has(null) ? null : [...names].filter((name): name is string => name !== null) };
+}
+
 /**
  * Applies events of known persons to the experiments' state, in the caller's transaction, in three
  * statements whatever the batch: the state's locks (`lockExperimentStates`), one that writes the
@@ -219,28 +231,26 @@ export async function applyEvents(db: WriteTx, experiments: readonly LiveExperim
   const state = await exposeAndRead(db, options.projectId, {
     pairs: [...pairs.values()].map(({ experiment, personId }) => ({ experimentId: experiment.id, personId })),
     writes,
-    units: [...pairs.values()].flatMap(({ experiment, personId }) => experiment.metrics.map((metric) => ({ experimentId: experiment.id, metricUuid: metric.uuid, personId }))),
-    takePending: options.keepPending,
+    metrics: experiments.flatMap((experiment) => experiment.metrics.map((metric) => ({ experimentId: experiment.id, metricUuid: metric.uuid }))),
+    lookBack: options.lookBack ? lookBackOf(experiments, writes, events) : null,
   });
   exposureDeltas(experiments, state, sums, days);
   const exposures = new Map(state.before);
   for (const exposure of state.changed) exposures.set(exposureKey(exposure.experimentId, exposure.personId), exposure);
-  const released = new Map<number, PersonEvent[]>();
-  for (const event of state.released) released.set(event.experimentId, [...(released.get(event.experimentId) ?? []), event]);
+  // Events of earlier batches that the exposures written now make count (this batch's own come in `ordered`).
+  const inBatch = new Set(events.map((event) => event.uuid));
+  const earlier = new Map<number, PersonEvent[]>();
+  for (const event of state.earlier) if (!inBatch.has(event.uuid)) earlier.set(event.experimentId, [...(earlier.get(event.experimentId) ?? []), event]);
 
-  // Metric events: which (experiment, metric, person) they touch, the released kept events among them.
+  // Metric events: which (experiment, metric, person) they touch, the earlier batches' events among them.
   const touched = experiments.flatMap((experiment) => {
-    const own = released.get(experiment.id);
+    const own = earlier.get(experiment.id);
     return metricEvents(experiment, own ? [...own, ...ordered].sort(byTime) : ordered);
   });
   const stored = state.units;
-  const kept = new Map<string, PendingEvent>();
   const counted = touched.filter(({ experiment, metric, event }) => {
     const exposedAt = exposures.get(exposureKey(experiment.id, event.personId))?.firstSeenAt;
-    if (exposedAt === undefined || event.timestamp < exposedAt) {
-      kept.set(`${experiment.id}:${event.uuid}`, { experimentId: experiment.id, personId: event.personId, eventUuid: event.uuid, timestamp: event.timestamp });
-      return false;
-    }
+    if (exposedAt === undefined || event.timestamp < exposedAt) return false;
     return metric.windowMs === null || event.timestamp.getTime() <= exposedAt.getTime() + metric.windowMs;
   });
 
@@ -263,14 +273,12 @@ export async function applyEvents(db: WriteTx, experiments: readonly LiveExperim
     const variant = effectiveVariant(exposure, experiment.exposure.multipleVariantHandling);
     sums.change(experiment.id, metric, variant, contributionOf(metric, before.get(key) ?? NO_EVENTS), contributionOf(metric, unit));
   }
-  const pendingWrites = options.keepPending ? [...kept.values()] : [];
   await writeState(db, {
-    updated: [...stored.entries()].filter(([key]) => written.has(key)).map(([, unit]) => unit),
+    // A stored aggregate the events left as it was (a funnel already completed) is not rewritten.
+    updated: [...stored.entries()].filter(([key, unit]) => written.has(key) && !sameValues(unit, before.get(key) as MetricUnit)).map(([, unit]) => unit),
     inserted: [...fresh.values()],
-    pending: pendingWrites,
     sums: sums.list(),
     days: [...days.values()].filter((d) => d.n !== 0),
     shard,
   });
-  if (pendingWrites.length > 0 && Math.random() < PRUNE_CHANCE) await prunePendingEvents(db);
 }

@@ -34,9 +34,9 @@ export function experimentsProcessor(live: LiveExperimentsCache): EventProcessor
       const withPersons: PersonEvent[] = [];
       for (const event of relevant) {
         const personId = persons.get(event.distinctId);
-        if (personId !== undefined) withPersons.push({ uuid: event.uuid, event: event.event, properties: event.properties, timestamp: event.timestamp, personId });
+        if (personId !== undefined) withPersons.push({ uuid: event.uuid, event: event.event, properties: event.properties, timestamp: event.timestamp, personId, distinctId: event.distinctId });
       }
-      await applyEvents(client, experiments, withPersons, { projectId, keepPending: true });
+      await applyEvents(client, experiments, withPersons, { projectId, lookBack: true });
     },
   };
 }

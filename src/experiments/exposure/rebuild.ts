@@ -30,7 +30,7 @@ export async function rebuildState(db: WriteTx, projectId: number, experimentId:
       params,
     );
     const events: PersonEvent[] = rows.map((row) => ({ uuid: row.uuid, event: row.event, properties: row.properties, timestamp: row.timestamp, personId: row.person_id }));
-    await applyEvents(db, [experiment], events, { projectId, keepPending: false });
+    await applyEvents(db, [experiment], events, { projectId, lookBack: false });
     if (rows.length < PAGE) return;
     const last = rows[rows.length - 1];
     after = { timestamp: last.timestamp, uuid: last.uuid };

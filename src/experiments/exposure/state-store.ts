@@ -1,5 +1,6 @@
 /** SQL of the ingestion-time state: exposures and per-metric per-person aggregates. */
 import type { WriteTx } from '../../db/unit-of-work.ts';
+import { lockExperimentState } from './state-locks.ts';
 
 export interface ExposureWrite {
   experimentId: number;
@@ -36,15 +37,8 @@ const exposureOf = (row: ExposureRow): StoredExposure => ({
 
 export const exposureKey = (experimentId: number, personId: string) => `${experimentId}:${personId}`;
 
-export interface PendingEvent {
-  experimentId: number;
-  personId: string;
-  eventUuid: string;
-  timestamp: Date;
-}
-
-/** A kept event released by an exposure written now, as stored. */
-export interface ReleasedEvent {
+/** A stored metric event of a person exposed now (or earlier than before), stamped in their newly exposed time. */
+export interface EarlierEvent {
   experimentId: number;
   uuid: string;
   event: string;
@@ -58,14 +52,17 @@ export interface ExposeAndRead {
   before: Map<string, StoredExposure>;
   /** The exposures this statement inserted or changed, as written. */
   changed: StoredExposure[];
-  /** The kept events of persons exposed now, stamped at or after their exposure (taken out of the keeping). */
-  released: ReleasedEvent[];
+  /**
+   * With `lookBack`, the stored events of persons exposed now, from their exposure on (up to their
+   * former exposure when it moved earlier): events of earlier batches their exposure makes count.
+   */
+  earlier: EarlierEvent[];
   /** The stored aggregates of the (experiment, metric, person) keys read. */
   units: Map<string, MetricUnit>;
 }
 
 interface ExposeRow {
-  part: 'before' | 'changed' | 'unit' | 'released';
+  part: 'before' | 'changed' | 'unit' | 'earlier';
   experiment_id: number;
   person_id: string;
   first_seen_at: Date | null;
@@ -84,18 +81,30 @@ interface ExposeRow {
   timestamp: Date | null;
 }
 
+/** Which stored events an exposure written now makes count (see `exposeAndRead`). */
+export interface LookBack {
+  /** The persons' distinct ids seen in the batch (a person without a stored row has no other). */
+  distinctIds: Array<{ personId: string; distinctId: string }>;
+  /** The event names the experiments' metrics read; null = any event. */
+  eventNames: string[] | null;
+}
+
 /**
  * A batch's whole read and exposure write, in one statement (prepared once per connection: its
  * planning costs more than running it):
  * - the stored exposures of `pairs` as they were (the statement's snapshot);
  * - the exposures merged (the earliest time and its variant win; a second distinct variant marks the
  *   person as seen in several; a repeat that changes nothing writes nothing), as written;
- * - with `takePending`, the kept events of the persons written that are stamped at or after their
- *   exposure, taken out of the keeping and read back from the events;
- * - the stored aggregates of `units`.
+ * - with `lookBack`, the stored events of each person whose exposure is new or moved earlier,
+ *   stamped from the new exposure on and before the former one, found through their distinct ids
+ *   (`events_distinct_id_time_idx`) and kept to those stored under the same person (the batch's own
+ *   events are among them: the caller leaves those out);
+ * - the stored aggregates of each pair's person already exposed, under every metric of its experiment.
  *
  * No row lock is taken to read: the caller holds the (experiment, person) locks of state-locks.ts
- * until it commits, so no other batch writes these persons' state meanwhile.
+ * until it commits, so no other batch writes these persons' state meanwhile; a batch with a metric
+ * event of the person takes the same lock after storing its events, so the events read here are
+ * those of every batch that committed before, and a batch still waiting reads the exposure written here.
  */
 export async function exposeAndRead(
   db: WriteTx,
@@ -103,23 +112,27 @@ export async function exposeAndRead(
   request: {
     pairs: Array<{ experimentId: number; personId: string }>;
     writes: ExposureWrite[];
-    units: Array<{ experimentId: number; metricUuid: string; personId: string }>;
-    takePending: boolean;
+    /** The experiments' metrics: the aggregates read are those of every pair's person under each metric of its experiment. */
+    metrics: Array<{ experimentId: number; metricUuid: string }>;
+    lookBack: LookBack | null;
   },
 ): Promise<ExposeAndRead> {
-  const { pairs, writes, units: unitKeys, takePending } = request;
-  const result: ExposeAndRead = { before: new Map(), changed: [], released: [], units: new Map() };
-  if (pairs.length === 0 && writes.length === 0 && unitKeys.length === 0) return result;
+  const { pairs, writes, metrics, lookBack } = request;
+  const result: ExposeAndRead = { before: new Map(), changed: [], earlier: [], units: new Map() };
+  if (pairs.length === 0 && writes.length === 0) return result;
   const nothing =
     'NULL::text AS metric_uuid, NULL::float8 AS num, NULL::bigint AS num_count, NULL::float8 AS den, NULL::bigint AS den_count, NULL::int AS step, ' +
     'NULL::timestamptz AS step_at, NULL::uuid AS event_uuid, NULL::text AS event, NULL::jsonb AS properties, NULL::timestamptz AS "timestamp"';
   const { rows } = await db.query<ExposeRow>({
     name: 'bellwether-experiments-expose-and-read',
-    text: `WITH before AS MATERIALIZED (
+    text: `WITH pairs AS MATERIALIZED (
+       SELECT DISTINCT * FROM unnest($1::int[], $2::uuid[]) AS k(experiment_id, person_id)
+     ), before AS MATERIALIZED (
        SELECT x.experiment_id, x.person_id, x.first_seen_at, x.first_variant, x.multiple
-         FROM experiment_exposures x
-         JOIN (SELECT DISTINCT * FROM unnest($1::int[], $2::uuid[])) AS k(experiment_id, person_id)
-           ON x.experiment_id = k.experiment_id AND x.person_id = k.person_id
+         FROM pairs k
+         CROSS JOIN LATERAL (
+           SELECT x.* FROM experiment_exposures x WHERE x.experiment_id = k.experiment_id AND x.person_id = k.person_id OFFSET 0
+         ) x
      ), up AS (
        INSERT INTO experiment_exposures AS x (experiment_id, person_id, first_seen_at, first_variant, multiple)
        SELECT * FROM unnest($3::int[], $4::uuid[], $5::timestamptz[], $6::text[], $7::boolean[])
@@ -129,10 +142,27 @@ export async function exposeAndRead(
          first_seen_at = least(x.first_seen_at, excluded.first_seen_at)
        WHERE excluded.first_seen_at < x.first_seen_at OR x.first_variant <> excluded.first_variant OR (excluded.multiple AND NOT x.multiple)
        RETURNING experiment_id, person_id, first_seen_at, first_variant, multiple
-     ), taken AS (
-       DELETE FROM experiment_pending_events p USING up
-        WHERE $8 AND p.experiment_id = up.experiment_id AND p.person_id = up.person_id AND p.timestamp >= up.first_seen_at
-       RETURNING p.experiment_id, p.event_uuid
+     ), moved AS (
+       SELECT up.experiment_id, up.person_id, up.first_seen_at AS since, b.first_seen_at AS until
+         FROM up LEFT JOIN before b ON b.experiment_id = up.experiment_id AND b.person_id = up.person_id
+        WHERE $8 AND (b.first_seen_at IS NULL OR up.first_seen_at < b.first_seen_at)
+     ), earlier AS (
+       SELECT m.experiment_id, e.person_id, e.uuid, e.event, e.properties, e.timestamp
+         FROM moved m
+         CROSS JOIN LATERAL (
+           SELECT d.distinct_id FROM persons p JOIN person_distinct_ids d ON d.person_id = p.id
+            WHERE p.uuid = m.person_id AND p.project_id = $11
+           UNION
+           SELECT k.distinct_id FROM unnest($12::uuid[], $13::text[]) AS k(person_id, distinct_id) WHERE k.person_id = m.person_id
+         ) ids
+         -- OFFSET 0 keeps this a scan of the distinct id's index per person, whatever the plan's estimates.
+         CROSS JOIN LATERAL (
+           SELECT e.person_id, e.uuid, e.event, e.properties, e.timestamp FROM events e
+            WHERE e.project_id = $11 AND e.distinct_id = ids.distinct_id AND e.timestamp >= m.since
+              AND (m.until IS NULL OR e.timestamp < m.until) AND e.person_id = m.person_id
+              AND ($14::text[] IS NULL OR e.event = ANY($14::text[]))
+           OFFSET 0
+         ) e
      )
      SELECT 'before' AS part, experiment_id, person_id, first_seen_at, first_variant, multiple, ${nothing} FROM before
      UNION ALL
@@ -140,12 +170,15 @@ export async function exposeAndRead(
      UNION ALL
      SELECT 'unit', m.experiment_id, m.person_id, NULL, NULL, NULL, m.metric_uuid, m.num, m.num_count, m.den, m.den_count, m.step, m.step_at,
             NULL, NULL, NULL, NULL
-       FROM unnest($9::int[], $10::text[], $11::uuid[]) AS k(experiment_id, metric_uuid, person_id)
-       JOIN experiment_metric_units m ON m.experiment_id = k.experiment_id AND m.metric_uuid = k.metric_uuid AND m.person_id = k.person_id
+       FROM before k -- a person has aggregates only once exposed
+       JOIN unnest($9::int[], $10::text[]) AS metric(experiment_id, uuid) ON metric.experiment_id = k.experiment_id
+       CROSS JOIN LATERAL (
+         SELECT m.* FROM experiment_metric_units m
+          WHERE m.experiment_id = k.experiment_id AND m.metric_uuid = metric.uuid AND m.person_id = k.person_id OFFSET 0
+       ) m
      UNION ALL
-     SELECT 'released', t.experiment_id, e.person_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-            e.uuid, e.event, e.properties, e.timestamp
-       FROM taken t JOIN events e ON e.project_id = $12 AND e.uuid = t.event_uuid AND e.person_id IS NOT NULL`,
+     SELECT 'earlier', experiment_id, person_id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, uuid, event, properties, timestamp
+       FROM earlier`,
     values: [
       pairs.map((p) => p.experimentId),
       pairs.map((p) => p.personId),
@@ -154,11 +187,13 @@ export async function exposeAndRead(
       writes.map((r) => r.firstSeenAt),
       writes.map((r) => r.firstVariant),
       writes.map((r) => r.multiple),
-      takePending,
-      unitKeys.map((k) => k.experimentId),
-      unitKeys.map((k) => k.metricUuid),
-      unitKeys.map((k) => k.personId),
+      lookBack !== null,
+      metrics.map((k) => k.experimentId),
+      metrics.map((k) => k.metricUuid),
       projectId,
+      (lookBack?.distinctIds ?? []).map((d) => d.personId),
+      (lookBack?.distinctIds ?? []).map((d) => d.distinctId),
+      lookBack?.eventNames ?? null,
     ],
   });
   for (const row of rows) {
@@ -182,8 +217,8 @@ export async function exposeAndRead(
           stepAt: row.step_at,
         });
         break;
-      case 'released':
-        result.released.push({
+      case 'earlier':
+        result.earlier.push({
           experimentId: row.experiment_id,
           uuid: row.event_uuid as string,
           event: row.event as string,
@@ -194,11 +229,6 @@ export async function exposeAndRead(
     }
   }
   return result;
-}
-
-/** Forgets kept events older than an hour. */
-export async function prunePendingEvents(db: WriteTx): Promise<void> {
-  await db.query(`DELETE FROM experiment_pending_events WHERE recorded_at < now() - interval '1 hour'`);
 }
 
 export interface SumsDelta {
@@ -238,7 +268,6 @@ export const unitKey = (experimentId: number, metricUuid: string, personId: stri
 export interface StateWrites {
   updated: MetricUnit[];
   inserted: MetricUnit[];
-  pending: PendingEvent[];
   sums: SumsDelta[];
   days: DayDelta[];
   shard: number;
@@ -262,32 +291,32 @@ const unitsUnnest = (first: number) =>
 /**
  * Every write of a batch after its exposures, in one statement (each part on its own table): the
  * aggregates read before updated, new ones inserted (a new row inserted meanwhile by another
- * batch is a unique violation, on which ingestion reruns the batch), the kept events, the sums and
- * the daily counts.
+ * batch is a unique violation, on which ingestion reruns the batch), the sums and the daily counts.
+ *
+ * Every row is reached through its primary key (the updates as an upsert on it, the reads above
+ * through a per-key subquery): a prepared statement keeps the plan made when the tables were
+ * small, and a join planned then scans the whole table each batch once it has grown (seen in the
+ * bench: 100 000 exposures scanned per batch by the end of a 30 s window).
  */
 export async function writeState(db: WriteTx, writes: StateWrites): Promise<void> {
-  const { updated, inserted, pending, sums, days, shard } = writes;
-  if (updated.length + inserted.length + pending.length + sums.length + days.length === 0) return;
+  const { updated, inserted, sums, days, shard } = writes;
+  if (updated.length + inserted.length + sums.length + days.length === 0) return;
   await db.query({
     name: 'bellwether-experiments-write-state',
     text: `WITH updated AS (
-       UPDATE experiment_metric_units u SET num = k.num, num_count = k.num_count, den = k.den, den_count = k.den_count, step = k.step, step_at = k.step_at
-         FROM ${unitsUnnest(1)} AS k(experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
-        WHERE u.experiment_id = k.experiment_id AND u.metric_uuid = k.metric_uuid AND u.person_id = k.person_id
+       INSERT INTO experiment_metric_units AS u (experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
+       SELECT * FROM ${unitsUnnest(1)}
+       ON CONFLICT (experiment_id, metric_uuid, person_id) DO UPDATE SET
+         num = excluded.num, num_count = excluded.num_count, den = excluded.den, den_count = excluded.den_count, step = excluded.step, step_at = excluded.step_at
        RETURNING 1
      ), inserted AS (
        INSERT INTO experiment_metric_units (experiment_id, metric_uuid, person_id, num, num_count, den, den_count, step, step_at)
        SELECT * FROM ${unitsUnnest(10)}
        RETURNING 1
-     ), kept AS (
-       INSERT INTO experiment_pending_events (experiment_id, person_id, event_uuid, timestamp)
-       SELECT * FROM unnest($19::int[], $20::uuid[], $21::uuid[], $22::timestamptz[])
-       ON CONFLICT DO NOTHING
-       RETURNING 1
      ), sums AS (
        INSERT INTO experiment_metric_sums AS t (experiment_id, metric_uuid, variant, shard, n, s, q, ds, dq, p, steps)
-       SELECT k.experiment_id, k.metric_uuid, k.variant, $33, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
-         FROM unnest($23::int[], $24::text[], $25::text[], $26::bigint[], $27::float8[], $28::float8[], $29::float8[], $30::float8[], $31::float8[], $32::text[])
+       SELECT k.experiment_id, k.metric_uuid, k.variant, $29, k.n, k.s, k.q, k.ds, k.dq, k.p, k.steps::bigint[]
+         FROM unnest($19::int[], $20::text[], $21::text[], $22::bigint[], $23::float8[], $24::float8[], $25::float8[], $26::float8[], $27::float8[], $28::text[])
            AS k(experiment_id, metric_uuid, variant, n, s, q, ds, dq, p, steps)
         ORDER BY 1, 2, 3
        ON CONFLICT (experiment_id, metric_uuid, variant, shard) DO UPDATE SET
@@ -297,21 +326,17 @@ export async function writeState(db: WriteTx, writes: StateWrites): Promise<void
        RETURNING 1
      ), days AS (
        INSERT INTO experiment_exposure_days AS t (experiment_id, variant, day, shard, n)
-       SELECT k.experiment_id, k.variant, k.day, $33, k.n
-         FROM unnest($34::int[], $35::text[], $36::date[], $37::bigint[]) AS k(experiment_id, variant, day, n)
+       SELECT k.experiment_id, k.variant, k.day, $29, k.n
+         FROM unnest($30::int[], $31::text[], $32::date[], $33::bigint[]) AS k(experiment_id, variant, day, n)
         ORDER BY 1, 2, 3
        ON CONFLICT (experiment_id, variant, day, shard) DO UPDATE SET n = t.n + excluded.n
        RETURNING 1
      )
-     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted) + (SELECT count(*) FROM kept)
+     SELECT (SELECT count(*) FROM updated) + (SELECT count(*) FROM inserted)
           + (SELECT count(*) FROM sums) + (SELECT count(*) FROM days) AS n`,
     values: [
       ...unitColumns(updated),
       ...unitColumns(inserted),
-      pending.map((r) => r.experimentId),
-      pending.map((r) => r.personId),
-      pending.map((r) => r.eventUuid),
-      pending.map((r) => r.timestamp),
       sums.map((d) => d.experimentId),
       sums.map((d) => d.metricUuid),
       sums.map((d) => d.variant),
@@ -333,9 +358,9 @@ export async function writeState(db: WriteTx, writes: StateWrites): Promise<void
 
 /** Forgets an experiment's state (a rebuild follows, or the experiment went back to draft). */
 export async function clearState(db: WriteTx, experimentId: number): Promise<void> {
+  await lockExperimentState(db, experimentId);
   await db.query('DELETE FROM experiment_metric_units WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_exposures WHERE experiment_id = $1', [experimentId]);
-  await db.query('DELETE FROM experiment_pending_events WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_metric_sums WHERE experiment_id = $1', [experimentId]);
   await db.query('DELETE FROM experiment_exposure_days WHERE experiment_id = $1', [experimentId]);
 }
