@@ -3,39 +3,41 @@
  * read as an integer and divided by 2^60 − 1. The integer is rounded to a double exactly once, as
  * Python's int → float and posthog-node's parseInt do (sha1.ts).
  */
-import { sha1Leading60, sha1Leading60OfBytes, utf8 } from './sha1.ts';
+import { sha1Leading60, sha1Leading60Joined, sha1Prefix, sha1Suffix, utf8, type Sha1Prefix, type Sha1Suffix } from './sha1.ts';
 import type { FlagVariant } from './types.ts';
 
 const LONG_SCALE = 1152921504606846975; // 0xfffffffffffffff (as a double, 2^60)
-const NO_SALT: Uint8Array = new Uint8Array(0);
-const VARIANT_SALT = utf8('variant');
 
 /**
  * A flag as the rollout and variant hashes take it: its key, or `hashPrefixOf(key)` from callers
  * that hash the same flag for many people (the text is then not encoded again each time).
  */
-export type HashedFlag = string | Uint8Array;
+export type HashedFlag = string | Sha1Prefix;
 
-/** `${flagKey}.` in UTF-8, the start of every bucketing text of the flag. */
-export function hashPrefixOf(flagKey: string): Uint8Array {
-  return utf8(`${flagKey}.`);
+/** `${flagKey}.`, the start of every bucketing text of the flag, read once for SHA-1. */
+export function hashPrefixOf(flagKey: string): Sha1Prefix {
+  return sha1Prefix(utf8(`${flagKey}.`));
 }
 
-// One person's identifier is hashed for every flag in a row: its bytes are kept until the next one.
+// One person's identifier is hashed for every flag in a row: its encodings (with each salt) are
+// kept until the next one.
 let lastIdentifier = '';
-let lastIdentifierBytes: Uint8Array = NO_SALT;
+let lastPlain: Sha1Suffix = sha1Suffix(utf8(''));
+let lastVariant: Sha1Suffix | null = null;
 
-function identifierBytes(identifier: string): Uint8Array {
+function suffixOf(identifier: string, salt: '' | 'variant'): Sha1Suffix {
   if (identifier !== lastIdentifier) {
-    lastIdentifierBytes = utf8(identifier);
+    lastPlain = sha1Suffix(utf8(identifier));
+    lastVariant = null;
     lastIdentifier = identifier;
   }
-  return lastIdentifierBytes;
+  if (salt === '') return lastPlain;
+  return (lastVariant ??= sha1Suffix(utf8(`${identifier}variant`)));
 }
 
 function hashOf(flag: HashedFlag, identifier: string, salt: '' | 'variant'): number {
   if (typeof flag === 'string') return flagHash(flag, identifier, salt);
-  return sha1Leading60OfBytes(flag, identifierBytes(identifier), salt === '' ? NO_SALT : VARIANT_SALT) / LONG_SCALE;
+  return sha1Leading60Joined(flag, suffixOf(identifier, salt)) / LONG_SCALE;
 }
 
 /** A number in [0, 1] for this flag and identifier; salt `""` for rollouts, `"variant"` for variants. */

@@ -4,13 +4,14 @@
  */
 import { orderedConditions, readCondition, type Condition } from './conditions.ts';
 import { hashPrefixOf } from './hash.ts';
+import type { Sha1Prefix } from './sha1.ts';
 import type { EvaluationFlag, FlagFilters, FlagReason, FlagResult, FlagVariant } from './types.ts';
 
 export interface PreparedFlag {
   readonly flag: EvaluationFlag;
   readonly filters: FlagFilters;
   /** The key as the bucketing hashes take it (`hashPrefixOf`). */
-  readonly hashKey: Uint8Array;
+  readonly hashKey: Sha1Prefix;
   /** The flag's group type index, or null for a person flag. */
   readonly aggregation: number | null;
   /** The condition sets in evaluation order (overrides first), those that are not objects left out. */

@@ -1,13 +1,15 @@
 /**
  * The engine's hand-written SHA-1 (src/evaluation/sha1.ts, written for /flags' speed) against
  * node:crypto, on the inputs that are easy to get wrong: multi-byte and lone-surrogate text,
- * lengths around the 55/56/64-byte block edges, several blocks.
+ * lengths around the 55/56/64-byte block edges, several blocks; a prefix read once (its rounds
+ * skipped) joined to a suffix at every byte alignment.
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hash } from 'node:crypto';
 import { flagHash, holdoutHash } from '../../src/evaluation/index.ts';
 import { hashPrefixOf, inRollout, pickVariant } from '../../src/evaluation/hash.ts';
+import { sha1Leading60Joined, sha1Prefix, sha1Suffix, utf8 } from '../../src/evaluation/sha1.ts';
 
 const LONG_SCALE = 1152921504606846975;
 const expected = (text: string) => Number(BigInt(`0x${hash('sha1', text, 'hex').slice(0, 15)}`)) / LONG_SCALE;
@@ -43,6 +45,21 @@ describe('bucketing hash (hand-written SHA-1)', () => {
       const percentage = (i * 7) % 101;
       assert.equal(inRollout(prefix, id, percentage), flagHash(key, id) <= percentage / 100, `${key} ${id} ${percentage}`);
       assert.equal(pickVariant(prefix, id, variants), pickVariant(key, id, variants), `${key} ${id}`);
+    }
+  });
+
+  test('a prefix read once joined to a suffix hashes as the joined text, at every length and alignment', () => {
+    const leading60 = (text: string) => Number(BigInt(`0x${hash('sha1', text, 'hex').slice(0, 15)}`));
+    for (let prefixLength = 0; prefixLength <= 70; prefixLength++) {
+      const text = 'abcdefghijklmnopqrstuvwxyz0123456789'.repeat(2).slice(0, prefixLength);
+      const prefix = sha1Prefix(utf8(text));
+      for (const suffixText of ['', 'u', 'user-1', 'user-123variant', 'é😀', 's'.repeat(40), 't'.repeat(Math.max(0, 56 - prefixLength)), 't'.repeat(Math.max(0, 55 - prefixLength)), 'x'.repeat(80)]) {
+        // The same suffix object twice: its aligned words are kept after the first use.
+        const suffix = sha1Suffix(utf8(suffixText));
+        for (let round = 0; round < 2; round++) {
+          assert.equal(sha1Leading60Joined(prefix, suffix), leading60(`${text}${suffixText}`), JSON.stringify([text, suffixText]));
+        }
+      }
     }
   });
 });
