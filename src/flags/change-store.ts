@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { WriteTx } from '../db/unit-of-work.ts';
 import type { FoldedFollow } from '../accounts/activity/store.ts';
 import type { ReadHandle } from '../db/pool.ts';
@@ -62,7 +63,10 @@ export async function bumpFlagChanges(db: WriteTx, projectId: number, ids: reado
 export async function writeFolded(db: WriteTx, folded: FoldedWrites): Promise<void> {
   const { ctes, counts } = foldedParts(folded, folded.params);
   if (ctes.length === 0) return;
-  const { rows } = await db.query<Record<string, number>>(`WITH ${ctes.join(',\n')}\nSELECT ${counts.join(', ')}`, folded.params);
+  const text = `WITH ${ctes.join(',\n')}\nSELECT ${counts.join(', ')}`;
+  // Named by its text (a handful of shapes: which followers write rows), so each is parsed once per connection.
+  const name = `bellwether-folded-${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  const { rows } = await db.query<Record<string, number>>({ name, text, values: folded.params });
   toldWritten(folded, rows[0]);
 }
 
