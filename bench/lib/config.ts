@@ -1,4 +1,5 @@
 import { SCENARIO_NAMES, type ScenarioName } from './scenario-names.ts';
+import { OPERATIONS, type Operation } from '../targets/target.ts';
 
 /** Benchmark settings, all from the environment so that CI and people can shorten a run. */
 export interface BenchConfig {
@@ -14,6 +15,8 @@ export interface BenchConfig {
   connections: number;
   /** Flags created on each server before list, retrieve and patch are measured (flags), and before the SDK pairs (sdk). */
   seedFlags: number;
+  /** The flag operations measured (flags; BENCH_FLAG_OPERATIONS, comma-separated; all by default). */
+  flagOperations: Operation[];
   /** Run Bellwether only (flags). */
   skipPeer: boolean;
   /** A measurement during which other processes used more than this share of the machine (%) is repeated. */
@@ -113,6 +116,16 @@ function scenarios(): ScenarioName[] {
   return SCENARIO_NAMES.filter((name) => chosen.has(name));
 }
 
+function flagOperations(): Operation[] {
+  const raw = (process.env.BENCH_FLAG_OPERATIONS ?? '').trim();
+  if (raw === '' || raw === 'all') return [...OPERATIONS];
+  const chosen = raw.split(',').map((part) => part.trim().toLowerCase()).filter(Boolean);
+  for (const name of chosen) {
+    if (!(OPERATIONS as readonly string[]).includes(name)) throw new Error(`BENCH_FLAG_OPERATIONS: unknown operation "${name}"; choose among ${OPERATIONS.join(', ')}`);
+  }
+  return OPERATIONS.filter((operation) => chosen.includes(operation));
+}
+
 function counts(name: string, fallback: number[]): number[] {
   const raw = (process.env[name] ?? '').trim();
   if (raw === '') return fallback;
@@ -130,6 +143,7 @@ export function loadBenchConfig(): BenchConfig {
     warmupSeconds: positiveNumber('BENCH_WARMUP', 2),
     connections: Math.round(positiveNumber('BENCH_CONNECTIONS', 10)),
     seedFlags: Math.round(positiveNumber('BENCH_SEED_FLAGS', 200)),
+    flagOperations: flagOperations(),
     skipPeer: ['1', 'true', 'yes'].includes((process.env.BENCH_SKIP_PEER ?? '').toLowerCase()),
     maxForeignCpuPercent: positiveNumber('BENCH_MAX_FOREIGN_CPU', 10),
     retries: Math.round(process.env.BENCH_RETRIES === '0' ? 0 : positiveNumber('BENCH_RETRIES', 3)),

@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { OperationResult } from './measure.ts';
 import { OPERATIONS, type Operation } from '../targets/target.ts';
 
-/** One target's figures for each CRUD operation. */
-export type CrudResults = Record<Operation, OperationResult>;
+/** One target's figures for each CRUD operation measured (BENCH_FLAG_OPERATIONS chooses; all by default). */
+export type CrudResults = Partial<Record<Operation, OperationResult>>;
 export type Results = CrudResults;
 
 export interface Aim {
@@ -14,25 +14,31 @@ export interface Aim {
   actual: string;
 }
 
-const ratio = (ours: Results, theirs: Results | null, op: Operation) =>
-  theirs ? ours[op].requestsPerSecond / theirs[op].requestsPerSecond : null;
+const ratio = (ours: Results, theirs: Results | null, op: Operation) => {
+  const [a, b] = [ours[op], theirs?.[op]];
+  return a && b ? a.requestsPerSecond / b.requestsPerSecond : null;
+};
 
 export function judgeAims(ours: Results, theirs: Results | null): Aim[] {
   const listRatio = ratio(ours, theirs, 'list');
   const createRatio = ratio(ours, theirs, 'create');
-  const retrieveP99 = ours.retrieve.latencyMs.p99;
+  const retrieveP99 = ours.retrieve?.latencyMs.p99 ?? null;
   return [
     {
       aim: "list ≥ 10× Unleash's admin search",
       pass: listRatio === null ? null : listRatio >= 10,
-      actual: listRatio === null ? 'peer skipped' : `${listRatio.toFixed(1)}×`,
+      actual: listRatio === null ? 'not measured' : `${listRatio.toFixed(1)}×`,
     },
     {
       aim: "create ≥ 4× Unleash's create",
       pass: createRatio === null ? null : createRatio >= 4,
-      actual: createRatio === null ? 'peer skipped' : `${createRatio.toFixed(1)}×`,
+      actual: createRatio === null ? 'not measured' : `${createRatio.toFixed(1)}×`,
     },
-    { aim: 'Bellwether retrieve p99 < 5 ms at 10 connections', pass: retrieveP99 < 5, actual: `${retrieveP99} ms` },
+    {
+      aim: 'Bellwether retrieve p99 < 5 ms at 10 connections',
+      pass: retrieveP99 === null ? null : retrieveP99 < 5,
+      actual: retrieveP99 === null ? 'not measured' : `${retrieveP99} ms`,
+    },
   ];
 }
 
@@ -42,25 +48,41 @@ export function table(rows: string[][]): string {
   return [line(rows[0]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.slice(1).map(line)].join('\n');
 }
 
-const latency = (m: OperationResult) => `${m.latencyMs.p50} / ${m.latencyMs.p99} ms`;
-const rate = (m: OperationResult) => `${Math.round(m.requestsPerSecond).toLocaleString('en-US')}${m.disturbed ? ' *' : ''}`;
+const latency = (m: OperationResult | undefined) => (m ? `${m.latencyMs.p50} / ${m.latencyMs.p99} ms` : '-');
+const rate = (m: OperationResult | undefined) => (m ? `${Math.round(m.requestsPerSecond).toLocaleString('en-US')}${m.disturbed ? ' *' : ''}` : 'skipped');
+const times = (r: number | null) => (r === null ? '-' : `${r.toFixed(1)}×`);
 
-/** The comparison as a Markdown table followed by the aims. */
-export function formatReport(ours: Results, theirs: Results | null, aims: Aim[]): string {
-  const rows = [['operation', 'Bellwether req/s', 'Unleash req/s', 'ratio (ours/theirs)', 'Bellwether p50/p99', 'Unleash p50/p99']];
-  for (const op of OPERATIONS) {
-    const r = ratio(ours, theirs, op);
+/**
+ * The comparison as a Markdown table followed by the aims; `baseline`: another checkout of
+ * Bellwether measured in the same run (its columns and this checkout's ratio to it).
+ */
+export function formatReport(ours: Results, theirs: Results | null, aims: Aim[], baseline: Results | null = null): string {
+  const rows = [
+    [
+      'operation',
+      'Bellwether req/s',
+      ...(baseline ? ['baseline req/s', 'ours/baseline'] : []),
+      'Unleash req/s',
+      'ratio (ours/theirs)',
+      'Bellwether p50/p99',
+      ...(baseline ? ['baseline p50/p99'] : []),
+      'Unleash p50/p99',
+    ],
+  ];
+  for (const op of OPERATIONS.filter((operation) => ours[operation])) {
     rows.push([
       op,
       rate(ours[op]),
+      ...(baseline ? [rate(baseline[op]), times(ratio(ours, baseline, op))] : []),
       theirs ? rate(theirs[op]) : 'skipped',
-      r === null ? '-' : `${r.toFixed(1)}×`,
+      times(ratio(ours, theirs, op)),
       latency(ours[op]),
+      ...(baseline ? [latency(baseline[op])] : []),
       theirs ? latency(theirs[op]) : '-',
     ]);
   }
   const verdict = (aim: Aim) => (aim.pass === null ? 'n/a ' : aim.pass ? 'PASS' : 'MISS');
-  const all = [...Object.values(ours), ...(theirs ? Object.values(theirs) : [])];
+  const all = [ours, theirs, baseline].flatMap((results) => (results ? Object.values(results) : []));
   const foreign = all.map((m) => m.cpu?.foreignPercent ?? 0);
   const notes = [
     all.some((m) => m.cpu)

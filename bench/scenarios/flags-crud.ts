@@ -23,13 +23,18 @@ export interface ScenarioSettings extends MeasureSettings {
  * each server gets its warm-up and measurement in turn (who goes first alternates), so that a
  * slow drift of the machine's speed weighs on all of them alike.
  */
-export async function runFlagsCrud(targets: Target[], settings: ScenarioSettings, log: Log): Promise<Map<Target, CrudResults>> {
-  const results = new Map<Target, Partial<CrudResults>>(targets.map((target) => [target, {}]));
+export async function runFlagsCrud(
+  targets: Target[],
+  settings: ScenarioSettings,
+  log: Log,
+  operations: readonly Operation[] = RUN_ORDER,
+): Promise<Map<Target, CrudResults>> {
+  const results = new Map<Target, CrudResults>(targets.map((target) => [target, {}]));
   for (const target of targets) {
     log(`${target.name}: seeding ${settings.seedFlags} flags`);
     await target.seed(settings.seedFlags);
   }
-  for (const [index, operation] of RUN_ORDER.entries()) {
+  for (const [index, operation] of RUN_ORDER.filter((operation) => operations.includes(operation)).entries()) {
     const turn = index % 2 === 0 ? targets : [...targets].reverse();
     for (const target of turn) {
       try {
@@ -41,7 +46,7 @@ export async function runFlagsCrud(targets: Target[], settings: ScenarioSettings
       }
     }
   }
-  return results as Map<Target, CrudResults>;
+  return results;
 }
 
 async function started(start: () => Promise<Target>, log: Log): Promise<Target> {
@@ -50,7 +55,10 @@ async function started(start: () => Promise<Target>, log: Log): Promise<Target> 
   return target;
 }
 
-/** The flag CRUD comparison: Bellwether beside Unleash (unless BENCH_SKIP_PEER). */
+/**
+ * The flag CRUD comparison: Bellwether beside Unleash (unless BENCH_SKIP_PEER) and, with
+ * BENCH_BASELINE_DIR, beside another checkout of Bellwether (a before/after in one run).
+ */
 export const flagsCrudScenario: Scenario = {
   name: 'flags',
   async run(config: BenchConfig, log: Log) {
@@ -60,15 +68,21 @@ export const flagsCrudScenario: Scenario = {
     );
     // Both servers stay up for the whole scenario; an idle one's own work shows as "other work".
     const ours = await started(() => startBellwether(config.adminDatabaseUrl), log);
+    const baselineDir = process.env.BENCH_BASELINE_DIR?.trim() || null;
+    const baseline = baselineDir
+      ? await started(async () => ({ ...(await startBellwether(config.adminDatabaseUrl, { root: baselineDir })), name: 'Bellwether baseline' }), log)
+      : null;
     const peer = config.skipPeer ? null : await started(() => startUnleash(config.adminDatabaseUrl, log), log);
-    const measured = await runFlagsCrud(peer ? [ours, peer] : [ours], config, log);
-    for (const target of [ours, peer]) {
+    const targets = [ours, ...(baseline ? [baseline] : []), ...(peer ? [peer] : [])];
+    const measured = await runFlagsCrud(targets, config, log, config.flagOperations);
+    for (const target of targets) {
       if (!target) continue;
       await target.stop();
       log(`${target.name} stopped, its database dropped`);
     }
     const bellwether = { notes: ours.notes, results: measured.get(ours)! };
     const unleash = peer ? { notes: peer.notes, results: measured.get(peer)! } : null;
+    const before = baseline ? { dir: baselineDir, notes: baseline.notes, results: measured.get(baseline)! } : null;
     const aims = judgeAims(bellwether.results, unleash?.results ?? null);
     return {
       file: 'flags-crud',
@@ -81,9 +95,11 @@ export const flagsCrudScenario: Scenario = {
         skipPeer: config.skipPeer,
         maxForeignCpuPercent: config.maxForeignCpuPercent,
         retries: config.retries,
+        operations: config.flagOperations,
+        baselineDir,
       },
-      report: formatReport(bellwether.results, unleash?.results ?? null, aims),
-      data: { targets: { bellwether, unleash }, aims },
+      report: formatReport(bellwether.results, unleash?.results ?? null, aims, before?.results ?? null),
+      data: { targets: { bellwether, unleash, ...(before ? { baseline: before } : {}) }, aims },
     };
   },
 };

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Pool, PoolClient, ReadHandle } from './pool.ts';
+import type { Pool, ReadHandle } from './pool.ts';
 import { withTransaction } from './transaction.ts';
 import { isRetryableConflict } from './unavailable.ts';
 
@@ -71,10 +71,10 @@ export interface ContributionSource {
 const NO_CONTRIBUTIONS: ContributionSource = { list: () => [] };
 
 /** The unit whose transaction runs on `client`, if any: for writers handed only a connection. */
-const runningUnits = new WeakMap<PoolClient, UnitOfWork>();
+const runningUnits = new WeakMap<object, UnitOfWork>();
 
 export function unitRunningOn(client: unknown): UnitOfWork | undefined {
-  return typeof client === 'object' && client !== null ? runningUnits.get(client as PoolClient) : undefined;
+  return typeof client === 'object' && client !== null ? runningUnits.get(client) : undefined;
 }
 
 export interface UnitOfWorkOptions {
@@ -112,7 +112,7 @@ class CollectingUnit implements UnitOfWork {
   readonly client: WriteTx;
 
   constructor(
-    client: PoolClient,
+    client: ReadHandle,
     private readonly source: ContributionSource,
   ) {
     this.client = client as unknown as WriteTx;

@@ -62,7 +62,7 @@ async function insertNewFlag(
     const row = await insertFlag(client, projectId, actor.id, values, insights);
     await linkDashboards(client, row.id, dashboards);
     const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: dashboards };
-    await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id });
+    await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor.id, stamped: true });
     return record;
   }, { retry: true, within });
 }

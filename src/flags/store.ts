@@ -3,6 +3,7 @@ import type { WriteTx } from '../db/unit-of-work.ts';
 import { userSummarySql } from '../accounts/users/user-summary.ts';
 import type { FlagRecord, FlagValues } from './record.ts';
 import type { FlagFilters } from '../targeting/types.ts';
+import { BUMP_SQL } from './change-store.ts';
 
 /** The columns of a FlagRecord, over `feature_flags f` joined by FLAG_JOINS. */
 /**
@@ -149,7 +150,6 @@ const VALUE_COLUMNS = `key, name, filters, deleted, active, archived, created_at
 /** The row as written, without the joined fields a FlagRecord adds. */
 export type FlagRow = Omit<FlagRecord, 'created_by' | 'last_modified_by' | 'analytics_dashboards'>;
 
-/** Inserts the flag and, when asked, its usage dashboard, in one statement. */
 /** A usage-dashboard insight to create with the flag. */
 export interface InsightDraftRow {
   name: string;
@@ -160,6 +160,12 @@ export interface InsightDraftRow {
 /**
  * Inserts the flag and, when `usageInsights` is given, its usage dashboard holding those insights,
  * in one statement. `ownedBySurvey` marks a flag a survey manages (targeting, internal, sampling).
+ *
+ * The same statement bumps the project's flag change counter and writes the new flag with that
+ * count (`change_seq`), so that no later statement updates the row just written to stamp it: the
+ * caller commits it as stamped (`commitFlagWrite`'s `stamped`). The counter's row lock is then
+ * held from here to COMMIT; a create already holds the project's live-flag lock that long.
+ * A named statement: its text never changes, so it is parsed and planned once per connection.
  */
 export async function insertFlag(
   db: WriteTx,
@@ -173,8 +179,11 @@ export async function insertFlag(
   const n = params.length;
   const [project, user, withDashboard, insights] = [n - 3, n - 2, n - 1, n].map((i) => `$${i}`);
   const placeholders = params.slice(0, n - 2).map((_, i) => `$${i + 1}`);
-  const { rows } = await db.query<FlagRow>(
-    `WITH dashboard AS (
+  const { rows } = await db.query<FlagRow>({
+    name: 'bellwether-insert-flag',
+    text: `WITH bump AS (
+       ${BUMP_SQL(project)}),
+     dashboard AS (
        INSERT INTO dashboards (project_id, name, created_by_id)
        SELECT ${project}, 'Generated Dashboard: ' || $1 || ' Usage', ${user} WHERE ${withDashboard}::boolean
        RETURNING id),
@@ -182,11 +191,11 @@ export async function insertFlag(
        INSERT INTO insights (project_id, dashboard_id, name, kind, query)
        SELECT ${project}, dashboard.id, i.name, i.kind, i.query
          FROM dashboard, jsonb_to_recordset(${insights}::jsonb) AS i(name text, kind text, query jsonb))
-     INSERT INTO feature_flags (${VALUE_COLUMNS}, owned_by_survey, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id)
-     VALUES (${placeholders.join(', ')}, ${user}, 1, (SELECT id FROM dashboard))
+     INSERT INTO feature_flags (${VALUE_COLUMNS}, owned_by_survey, project_id, created_by_id, last_modified_by_id, version, usage_dashboard_id, change_seq)
+     VALUES (${placeholders.join(', ')}, ${user}, 1, (SELECT id FROM dashboard), (SELECT counter FROM bump))
      RETURNING *, '{}'::int[] AS experiment_set, false AS has_experiment`,
-    params,
-  );
+    values: params,
+  });
   return rows[0];
 }
 

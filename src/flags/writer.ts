@@ -3,7 +3,9 @@
  * owned flags, usage dashboards): its activity entry on the same transaction, its change notice,
  * the project's flag change counter bumped last before COMMIT (so that every process can prove its
  * cached flags current), and this process's flag cache after COMMIT, before any subscriber hears
- * the change (so that the cache, holding the new version, does not read the flag back).
+ * the change (so that the cache, holding the new version, does not read the flag back). A create's
+ * insert bumps the counter itself and writes the flag with its count (`stamped`): the last
+ * statement then only writes the entries and notices.
  *
  * The activity entries and change notices of a transaction's flag writes travel in its last
  * statement, the counter bump: one round trip for all of them, however many flags it wrote. A write
@@ -14,7 +16,7 @@ import { unitRunningOn, type UnitOfWork, type WriteTx } from '../db/unit-of-work
 import { activityInsertCtes, recordActivity, type NewActivity } from '../accounts/activity/store.ts';
 import { CHANGES_CHANNEL, type ChangeBus } from '../kernel/changes/bus.ts';
 import { flagActivityEntry, type ActivityTrigger } from './activity.ts';
-import { bumpFlagChanges, type FoldedWrites } from './change-store.ts';
+import { bumpFlagChanges, writeFolded, type FoldedWrites } from './change-store.ts';
 import type { FlagRecord } from './record.ts';
 import type { FlagWriteDeps } from './write-deps.ts';
 
@@ -31,6 +33,11 @@ export interface FlagWrite {
   versioned?: boolean;
   /** The job that made the change (its activity entry's `detail.trigger`). */
   trigger?: ActivityTrigger;
+  /**
+   * The statement that wrote the flag also bumped its project's change counter and wrote the flag
+   * with that count (`insertFlag`): the last statement need not bump or stamp for it.
+   */
+  stamped?: boolean;
 }
 
 /** What a transaction's flag writes leave to its last statement. */
@@ -69,6 +76,8 @@ async function finishFlagWrites(bus: ChangeBus, root: UnitOfWork, client: WriteT
   const ctes = await activityInsertCtes(root, writes.entries, params);
   const payloads = bus.takeNotices(root);
   let folded: FoldedWrites | undefined = { ctes, notices: payloads ? { channel: CHANGES_CHANNEL, payloads } : null, params };
+  // Every flag stamped by its own statement (creates): the entries and notices need no bump to ride on.
+  if (byProject.size === 0) return writeFolded(client, folded);
   // In project order, so that two units writing flags of the same projects cannot deadlock here.
   // A flag whose savepoint rolled back is stamped all the same, which only makes caches read it again.
   for (const projectId of [...byProject.keys()].sort((a, b) => a - b)) {
@@ -92,5 +101,5 @@ export async function commitFlagWrite(deps: Pick<FlagWriteDeps, 'bus' | 'flagCac
   // The cache takes the record before subscribers hear the change (it then need not read it back).
   unit.afterCommit(() => deps.flagCache.put(after));
   await deps.bus.publish(unit, { kind: 'flag', projectId: after.project_id, id: after.id, ...(versioned ? { version: after.version } : {}) });
-  writes.flags.push(after);
+  if (write.stamped !== true) writes.flags.push(after);
 }

@@ -113,7 +113,7 @@ export async function insertOwnedFlag(
   await ensureRoomForFlag(client, projectId);
   const row = await insertFlag(client, projectId, actor?.id ?? null, values, null, true);
   const record: FlagRecord = { ...row, created_by: actor, last_modified_by: actor, analytics_dashboards: [] };
-  await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor?.id ?? null });
+  await commitFlagWrite(deps, unit, { before: null, after: record, actorId: actor?.id ?? null, stamped: true });
   return record;
 }
 
