@@ -71,13 +71,17 @@ export async function lastCalledWrittenSince(
  * trip. The number is kept by PostgreSQL (flag_live_counts, migration 060) so that a create costs
  * the same at 10 flags as at 10 000. Two statements, so that the read's snapshot is taken once the
  * lock is held: it sees every flag committed by the writer waited for.
+ *
+ * The count's row is locked here (FOR UPDATE), before the insert bumps the change counter: a soft
+ * delete or restore moves the count (its trigger) before its own bump at the end, so both take the
+ * count's row first and the counter's second, and never wait for each other in a circle.
  */
 export async function lockAndCountLiveFlags(db: WriteTx, projectId: number): Promise<number> {
   // Only an integer checked here is written into the text: a parameterised statement must travel alone.
   if (!Number.isSafeInteger(projectId)) throw new Error(`not a project id: ${projectId}`);
   const results = (await db.query(
     `SELECT pg_advisory_xact_lock(727020, ${projectId}); ` +
-      `SELECT live AS n FROM flag_live_counts WHERE project_id = ${projectId}`,
+      `SELECT live AS n FROM flag_live_counts WHERE project_id = ${projectId} FOR UPDATE`,
   )) as unknown as { rows: { n: number }[] }[];
   return results[1].rows[0]?.n ?? 0;
 }
