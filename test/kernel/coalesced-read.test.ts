@@ -1,10 +1,10 @@
 // CoalescedRead: answers at least as new as the call, one read per batch of callers.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { CoalescedRead } from '../../src/kernel/coalesced-read.ts';
+import { CoalescedRead, type CoalescedReadOptions } from '../../src/kernel/coalesced-read.ts';
 
 /** A source whose reads finish only when told to, recording the keys of each read and its value at start. */
-function controlledSource() {
+function controlledSource(options: CoalescedReadOptions = {}) {
   let value = 0;
   const reads: { keys: number[]; value: number; finish: () => void }[] = [];
   const reader = new CoalescedRead<number, number>(
@@ -13,6 +13,7 @@ function controlledSource() {
         const at = value;
         reads.push({ keys, value: at, finish: () => resolve(new Map(keys.map((key) => [key, at]))) });
       }),
+    options,
   );
   return { reader, reads, set: (next: number) => void (value = next) };
 }
@@ -138,25 +139,10 @@ test('a failed read fails its callers only; the next callers get a new read', as
   assert.equal(await reader.get('a'), 2);
 });
 
-/** A source like controlledSource, holding the next read back (`gatherMs`) for callers expected back. */
-function gatheringSource(gatherMs: number) {
-  let value = 0;
-  const reads: { keys: number[]; finish: () => void }[] = [];
-  const reader = new CoalescedRead<number, number>(
-    (keys) =>
-      new Promise((resolve) => {
-        const at = value;
-        reads.push({ keys, finish: () => resolve(new Map(keys.map((key) => [key, at]))) });
-      }),
-    { gatherMs },
-  );
-  return { reader, reads, set: (next: number) => void (value = next) };
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Two callers (two requests: distinct arrivals) answered by one read, which is then done. */
-async function twoAnswered(source: ReturnType<typeof gatheringSource>): Promise<void> {
+async function twoAnswered(source: ReturnType<typeof controlledSource>): Promise<void> {
   const answered = [source.reader.get(1, performance.now()), source.reader.get(2, performance.now() + 0.001)];
   await tick();
   assert.equal(source.reads.length, 1);
@@ -165,7 +151,7 @@ async function twoAnswered(source: ReturnType<typeof gatheringSource>): Promise<
 }
 
 test('with gatherMs, the next read waits until as many callers as the last one answered have asked again, then goes at once and sees every write before them', async () => {
-  const source = gatheringSource(60_000);
+  const source = controlledSource({ gatherMs: 60_000 });
   const { reader, reads, set } = source;
   await twoAnswered(source);
   set(5);
@@ -182,7 +168,7 @@ test('with gatherMs, the next read waits until as many callers as the last one a
 });
 
 test('with gatherMs, the calls of one request (one arrival) count as one caller', async () => {
-  const source = gatheringSource(60_000);
+  const source = controlledSource({ gatherMs: 60_000 });
   const { reader, reads } = source;
   const arrived = performance.now();
   const answered = [reader.get(1, arrived), reader.get(2, arrived)];
@@ -197,7 +183,7 @@ test('with gatherMs, the calls of one request (one arrival) count as one caller'
 });
 
 test('with gatherMs, a held read goes once gatherMs has passed since the last came back, and a caller later than that is not held', async () => {
-  const source = gatheringSource(20);
+  const source = controlledSource({ gatherMs: 20 });
   const { reader, reads, set } = source;
   await twoAnswered(source);
   set(3);
