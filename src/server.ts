@@ -15,6 +15,7 @@ import { startMetricsListener } from './kernel/metrics/listener.ts';
 import { prepareFirstStart, printStarted, type FirstStart } from './started.ts';
 import { DELIVERY_INTERVAL_MS, WAKE_WINDOW_MS } from './webhooks/delivery/worker.ts';
 import { SHUTDOWN_GRACE_MS, webhooksDueNotifier, workerRole, type ListeningMessage } from './cluster/messages.ts';
+import { stopOnSignals } from './cluster/stop-signals.ts';
 
 export { SHUTDOWN_GRACE_MS, type ListeningMessage } from './cluster/messages.ts';
 
@@ -24,33 +25,19 @@ export async function runServer(config: Config, logger: Logger): Promise<void> {
   let pool: Pool | null = null;
   let app: App | null = null;
 
-  // Installed before anything starts, so a signal during start-up also stops what has started.
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(logger, { clusterChild: worker }, async (signal) => {
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
-    try {
-      const server = app?.server;
-      const force = setTimeout(() => {
-        logger.warn(`requests still in flight after ${SHUTDOWN_GRACE_MS} ms: closing their connections`);
-        server?.closeAllConnections();
-      }, SHUTDOWN_GRACE_MS);
-      await app?.close();
-      clearTimeout(force);
-      await pool?.end();
-      await embedded?.stop();
-      logger.info('stopped');
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'error while shutting down');
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  // The primary is gone (killed): nothing would stop this worker any more.
-  if (worker) process.on('disconnect', () => void shutdown('primary gone'));
+    const server = app?.server;
+    const force = setTimeout(() => {
+      logger.warn(`requests still in flight after ${SHUTDOWN_GRACE_MS} ms: closing their connections`);
+      server?.closeAllConnections();
+    }, SHUTDOWN_GRACE_MS);
+    await app?.close();
+    clearTimeout(force);
+    await pool?.end();
+    await embedded?.stop();
+    logger.info('stopped');
+  });
 
   try {
     if (!config.databaseUrl) {

@@ -14,6 +14,7 @@ import { SecretBox } from '../webhooks/secrets.ts';
 import { DEFAULT_DELIVERY_SETTINGS, DELIVERY_INTERVAL_MS, DeliveryWorker } from '../webhooks/delivery/worker.ts';
 import { isWebhooksDue, SHUTDOWN_GRACE_MS, type BackgroundReadyMessage } from './messages.ts';
 import { lowerPriority } from './priority.ts';
+import { stopOnSignals } from './stop-signals.ts';
 
 /** Claims, recordings and the Slack sentence's read: a few connections are plenty. */
 const POOL_SIZE = 4;
@@ -36,25 +37,13 @@ export async function runBackground(config: Config, logger: Logger): Promise<voi
     siteUrl: config.siteUrl,
   }, logger);
 
-  let stopping = false;
-  const shutdown = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
+  stopOnSignals(logger, { clusterChild: true }, async (signal) => {
     logger.info({ signal }, 'background process: finishing the deliveries in flight');
     const force = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
     force.unref();
-    try {
-      await worker.stop();
-      await pool.end();
-      process.exit(0);
-    } catch (error) {
-      logger.error({ err: error }, 'error while stopping the background process');
-      process.exit(1);
-    }
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
-  process.on('disconnect', () => void shutdown('primary gone'));
+    await worker.stop();
+    await pool.end();
+  });
   process.on('message', (message: unknown) => {
     if (isWebhooksDue(message)) worker.wake();
   });
