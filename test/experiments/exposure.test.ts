@@ -4,7 +4,8 @@ import { startTestApp, type TestApp } from '../helpers/app.ts';
 import { metricStatistics, scanMetricStatistics } from '../../src/experiments/results/metric-store.ts';
 import { parseMetric } from '../../src/experiments/metrics/parse.ts';
 import { advisoryLockKeys } from '../../src/db/advisory-locks.ts';
-import { action, createExperiment, funnelMetric, meanMetric, patchExperiment, type Json } from './support.ts';
+import { otherProject } from '../helpers/api.ts';
+import { action, createExperiment, experimentsUrl, funnelMetric, meanMetric, patchExperiment, uniqueKey, type Json } from './support.ts';
 
 let t: TestApp;
 let token: string;
@@ -17,8 +18,8 @@ after(async () => {
   await t.close();
 });
 
-async function send(events: Json[]): Promise<void> {
-  const response = await t.request({ method: 'POST', url: '/batch/', key: null, payload: { api_key: token, batch: events } });
+async function send(events: Json[], apiToken = token): Promise<void> {
+  const response = await t.request({ method: 'POST', url: '/batch/', key: null, payload: { api_key: apiToken, batch: events } });
   assert.equal(response.statusCode, 200, response.body);
 }
 
@@ -271,6 +272,51 @@ describe('concurrent batches', () => {
       control: { key: 'control', number_of_samples: 2, sum: 2 * batches, sum_squares: 2 * batches * batches },
       test: { key: 'test', number_of_samples: 2, sum: 2 * batches, sum_squares: 2 * batches * batches },
     });
+  });
+});
+
+const STATE_TABLES = ['experiment_exposures', 'experiment_metric_units', 'experiment_metric_sums', 'experiment_exposure_days', 'experiment_significance_notices'];
+
+/** Rows per state table, of this experiment or (`others`) of every other one. */
+async function stateRows(experimentId: number, others = false): Promise<number[]> {
+  const counts: number[] = [];
+  for (const table of STATE_TABLES) {
+    const { rows } = await t.db.pool.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table} WHERE (experiment_id = $1) <> $2`, [experimentId, others]);
+    counts.push(rows[0].n);
+  }
+  return counts;
+}
+
+describe('deleting experiments', () => {
+  /** Launches an experiment in the project, exposes two persons who purchase, and marks it notified. */
+  async function withState(projectId: number, apiToken: string): Promise<number> {
+    const created = await t.request({ method: 'POST', url: experimentsUrl(projectId), payload: { name: 'Doomed', feature_flag_key: uniqueKey('doomed'), metrics: [meanMetric('doomed purchase')] } });
+    assert.equal(created.statusCode, 201, created.body);
+    const launched = await t.request({ method: 'POST', url: `${experimentsUrl(projectId)}${created.json().id}/launch/`, payload: {} });
+    assert.equal(launched.statusCode, 200, launched.body);
+    const { id, feature_flag_key: flag, start_date: start, metrics } = launched.json();
+    const base = Date.parse(start);
+    await send([called('d1', flag, 'control', at(base, 1)), called('d2', flag, 'test', at(base, 1)), did('d1', 'doomed purchase', at(base, 2)), did('d2', 'doomed purchase', at(base, 2))], apiToken);
+    await t.db.pool.query('INSERT INTO experiment_significance_notices (experiment_id, metric_uuid) VALUES ($1, $2)', [id, metrics[0].uuid]);
+    const rows = await stateRows(id);
+    assert.ok(rows.every((n) => n > 0), `state in every table before the delete: ${rows}`);
+    return id;
+  }
+
+  test('an experiment deleted takes its state with it, and no other experiment loses any', async () => {
+    const id = await withState(t.projectId, token);
+    const others = await stateRows(id, true);
+    await t.db.pool.query('DELETE FROM experiments WHERE id = $1', [id]);
+    assert.deepEqual(await stateRows(id), [0, 0, 0, 0, 0]);
+    assert.deepEqual(await stateRows(id, true), others);
+  });
+
+  test('a project deleted takes its experiments\' state with it', async () => {
+    const projectId = await otherProject(t);
+    const { rows } = await t.db.pool.query<{ api_token: string }>('SELECT api_token FROM projects WHERE id = $1', [projectId]);
+    const id = await withState(projectId, rows[0].api_token);
+    await t.db.pool.query('DELETE FROM projects WHERE id = $1', [projectId]);
+    assert.deepEqual(await stateRows(id), [0, 0, 0, 0, 0]);
   });
 });
 
