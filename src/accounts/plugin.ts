@@ -51,8 +51,8 @@ export const accounts = defineArea<AccountsOptions>('accounts', ['kernel'], asyn
     accounts: { siteUrl, throttle: options.loginThrottle ?? DEFAULT_THROTTLE, sso: oidc },
     mailer: app.mailer,
   };
-  // Before the authentication hook: it reads the session cookie.
-  await app.register(cookie);
+  // No parsing hook: cookies are parsed when first read (`requestCookie`).
+  await app.register(cookie, { hook: false });
   installAuthentication(app, authenticator, app.kernel.counters);
 
   await app.register(sessionRoutes(deps));

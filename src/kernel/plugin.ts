@@ -151,8 +151,9 @@ export const kernel = fp<KernelOptions>(
       earlyAnswers.closing = true;
       app.rawAnswers.closing = true;
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       earlyAnswers.finish(request, reply);
+      done(null, payload);
     });
     await app.register(healthRoutes(options.pool));
   },

@@ -67,12 +67,19 @@ export function installPublicSurface(app: FastifyInstance, tokens: ProjectTokens
 
   app.addHook('onRoute', addCompanionRoutes);
 
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     if (publicRouteOf(request)?.cors) allowOrigin(request, reply);
+    done();
   });
 
   // After the body is in: the token may be inside it.
-  app.addHook('preHandler', async (request) => identifyPublicProject(request, tokens));
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!publicRouteOf(request)?.token) {
+      done();
+      return;
+    }
+    identifyPublicProject(request, tokens).then(() => done(), done);
+  });
 }
 
 /**

@@ -45,16 +45,24 @@ export const scheduledChanges = defineArea<ScheduledChangesOptions>('scheduled-c
   // Management API writes on this process, the signal a batch waits out (yield.ts). A request
   // marked on arrival is unmarked once, when it is answered or abandoned.
   const marked = new WeakSet<object>();
-  app.addHook('onRequest', async (request) => {
-    if (!WRITE_METHODS.has(request.method) || !request.url.startsWith('/api/')) return;
-    marked.add(request);
-    writes.started();
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (WRITE_METHODS.has(request.method) && request.url.startsWith('/api/')) {
+      marked.add(request);
+      writes.started();
+    }
+    done();
   });
-  const unmark = async (request: object) => {
+  const unmark = (request: object) => {
     if (marked.delete(request)) writes.finished();
   };
-  app.addHook('onResponse', unmark);
-  app.addHook('onRequestAbort', unmark);
+  app.addHook('onResponse', (request, _reply, done) => {
+    unmark(request);
+    done();
+  });
+  app.addHook('onRequestAbort', (request, done) => {
+    unmark(request);
+    done();
+  });
   app.addHook('onReady', async () => executor.start());
   app.addHook('onClose', async () => executor.stop());
 });

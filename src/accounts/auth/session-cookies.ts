@@ -5,8 +5,17 @@ export const SESSION_COOKIE = 'bellwether_session';
 /** The CSRF token, readable by the console's scripts, which send it back as `X-CSRFToken`. */
 export const CSRF_COOKIE = 'bellwether_csrftoken';
 
+/**
+ * One cookie of the request. The Cookie header is parsed on the first read only: most requests
+ * (SDKs, personal API keys) need no cookie, so no hook parses it for every request.
+ */
+export function requestCookie(request: FastifyRequest, name: string): string | undefined {
+  request.cookies ??= request.headers.cookie ? request.server.parseCookie(request.headers.cookie) : {};
+  return request.cookies[name];
+}
+
 export function sessionCookie(request: FastifyRequest): string | undefined {
-  const value = request.cookies[SESSION_COOKIE];
+  const value = requestCookie(request, SESSION_COOKIE);
   return value === undefined || value === '' ? undefined : value;
 }
 

@@ -3,7 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import type { AccountsDeps } from '../deps.ts';
 import { routeOptions } from '../../kernel/http/route-options.ts';
-import { setSessionCookies } from '../auth/session-cookies.ts';
+import { requestCookie, setSessionCookies } from '../auth/session-cookies.ts';
 import { SsoRefused, type SsoProvider } from './provider.ts';
 import { beginSignIn, completeSignIn, PENDING_SIGN_IN_TTL_MS } from './sign-in.ts';
 
@@ -50,7 +50,7 @@ export function oidcRoutes(deps: AccountsDeps, provider: SsoProvider) {
         querystring: Type.Object({ code: Param, state: Param, error: Param, error_description: Param, iss: Param }), response: { 302: Redirect },
       }),
       async (request, reply) => {
-        const verifier = request.cookies[OIDC_COOKIE];
+        const verifier = requestCookie(request, OIDC_COOKIE);
         reply.clearCookie(OIDC_COOKIE, cookieAttributes(request, 0));
         const at = request.url.indexOf('?');
         const query = at === -1 ? '' : request.url.slice(at + 1);

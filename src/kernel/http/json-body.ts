@@ -34,9 +34,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
 
 /** A POST or PATCH sent with no body at all reads as `{}`, as an empty JSON body does. */
 export function installEmptyBodyDefault(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', (request, _reply, done) => {
     if (request.body === undefined && (request.method === 'POST' || request.method === 'PATCH' || request.method === 'PUT')) {
       request.body = {};
     }
+    done();
   });
 }

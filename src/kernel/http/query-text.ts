@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { notFound } from '../errors.ts';
 import { unstorableProblem, unstorableTextError } from './storable-text.ts';
 
@@ -9,27 +9,37 @@ import { unstorableProblem, unstorableTextError } from './storable-text.ts';
  * Runs first on every request, before authentication reads a token from the query.
  */
 export function installQueryTextCheck(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    const params = request.params as Record<string, unknown> | undefined;
-    if (params) {
-      for (const value of Object.values(params)) {
-        if (typeof value === 'string' && unstorableProblem(value)) throw notFound();
-      }
+  app.addHook('onRequest', (request, _reply, done) => {
+    try {
+      checkQueryText(request);
+    } catch (error) {
+      done(error as Error);
+      return;
     }
-    const query = request.query as Record<string, unknown> | undefined;
-    if (!query) return;
-    for (const [name, value] of Object.entries(query)) {
-      const values = Array.isArray(value) ? value : [value];
-      for (const item of values) {
-        if (typeof item !== 'string') continue;
-        const problem = unstorableProblem(item);
-        if (!problem) continue;
-        if (name === 'search' && problem.kind === 'nul') {
-          query[name] = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.replace(/\u0000/g, '') : v)) : item.replace(/\u0000/g, '');
-          break;
-        }
-        throw unstorableTextError({ path: [name], problem });
-      }
-    }
+    done();
   });
+}
+
+function checkQueryText(request: FastifyRequest): void {
+  const params = request.params as Record<string, unknown> | undefined;
+  if (params) {
+    for (const value of Object.values(params)) {
+      if (typeof value === 'string' && unstorableProblem(value)) throw notFound();
+    }
+  }
+  const query = request.query as Record<string, unknown> | undefined;
+  if (!query) return;
+  for (const [name, value] of Object.entries(query)) {
+    const values = Array.isArray(value) ? value : [value];
+    for (const item of values) {
+      if (typeof item !== 'string') continue;
+      const problem = unstorableProblem(item);
+      if (!problem) continue;
+      if (name === 'search' && problem.kind === 'nul') {
+        query[name] = Array.isArray(value) ? value.map((v) => (typeof v === 'string' ? v.replace(/\u0000/g, '') : v)) : item.replace(/\u0000/g, '');
+        break;
+      }
+      throw unstorableTextError({ path: [name], problem });
+    }
+  }
 }

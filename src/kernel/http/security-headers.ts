@@ -73,8 +73,8 @@ export function setSecurityHeaders(request: FastifyRequest, reply: FastifyReply)
 }
 
 export function installSecurityHeaders(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     setSecurityHeaders(request, reply);
-    return payload;
+    done(null, payload);
   });
 }
