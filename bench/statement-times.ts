@@ -6,6 +6,7 @@
  */
 import pg from 'pg';
 import { startTestApp } from '../test/helpers/app.ts';
+import { median } from './lib/median.ts';
 
 const creates = Number(process.argv[2] ?? 500);
 const times = new Map<string, number[]>();
@@ -40,7 +41,6 @@ try {
   const total = performance.now() - started;
   counting = false;
   console.log(`${creates} creates, ${(total / creates).toFixed(3)} ms each (in-process, no HTTP socket)`);
-  const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
   for (const [label, list] of times) {
     console.log(`  ${median(list).toFixed(3)} ms median, ${(list.reduce((a, b) => a + b, 0) / list.length).toFixed(3)} mean, ×${list.length}  ${label}`);
   }

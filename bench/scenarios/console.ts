@@ -21,6 +21,7 @@ import { startBellwether } from '../targets/bellwether.ts';
 import { replaceFlagsWithSql } from './flags-sql.ts';
 import type { Log, Scenario } from './scenario.ts';
 import { seedFlags } from './sdk-flags.ts';
+import { median } from '../lib/median.ts';
 
 const DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../web/dist');
 const FLAGS = 1_000;
@@ -119,7 +120,6 @@ async function visitFlagList(page: Page, url: string): Promise<Visit> {
   return { ...network, rowsShown, clickArrived, clickAnswered };
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
 
 export const consoleScenario: Scenario = {

@@ -21,6 +21,7 @@ import { samplePgWaits } from '../lib/pg-waits.ts';
 import { table } from '../lib/report.ts';
 import { projectToken, startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { Log, Scenario } from './scenario.ts';
+import { median } from '../lib/median.ts';
 
 const PROJECT = 1;
 const EXPERIMENTS = `/api/projects/${PROJECT}/experiments`;
@@ -209,12 +210,6 @@ function parts(): Set<string> {
   const listed = (process.env.BENCH_EXPERIMENT_PARTS ?? '').split(',').map((part) => part.trim()).filter(Boolean);
   return new Set(listed.length > 0 ? listed : ['results', 'ingestion']);
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 /**
  * Rounds of one window with the 5 experiments as drafts, then one with them running (launched just

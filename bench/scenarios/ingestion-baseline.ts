@@ -15,6 +15,7 @@ import { table } from '../lib/report.ts';
 import { startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { IngestionResult, IngestionWindow } from './ingestion-window.ts';
 import type { Log, ScenarioOutcome } from './scenario.ts';
+import { median } from '../lib/median.ts';
 
 export type PosthogNodeAttempt = (target: BellwetherTarget, token: string, pool: pg.Pool, seed: number) => Promise<IngestionWindow & { details: Record<string, unknown> }>;
 
@@ -25,12 +26,6 @@ interface Side {
   token: string;
   windows: IngestionResult[];
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
 
 async function side(config: BenchConfig, name: string, root?: string): Promise<Side> {
   const target = await startBellwether(config.adminDatabaseUrl, root ? { root } : {});

@@ -25,6 +25,7 @@ import { table, type Aim } from '../lib/report.ts';
 import { startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { OperationPlan } from '../targets/target.ts';
 import type { Log, Scenario } from './scenario.ts';
+import { median } from '../lib/median.ts';
 
 const PROJECT = 1;
 const SURVEYS_URL = `/api/projects/${PROJECT}/surveys`;
@@ -236,7 +237,6 @@ async function exportCsv(target: BellwetherTarget, surveyId: string): Promise<Cs
   }
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /**
  * The console's results page of the survey in headless Chromium: navigation start → the summary's
