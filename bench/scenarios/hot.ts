@@ -5,14 +5,17 @@
  *   person per request with the properties a server SDK sends);
  * - `GET /flags/definitions` with the personal API key (Bearer), plain and with `accept-encoding: gzip`.
  *
- * Servers, all up for the whole run and measured one at a time, operation by operation:
+ * Servers, all up for the whole run and measured one at a time, operation by operation, in
+ * `BENCH_HOT_ROUNDS` (3) rounds whose order rotates (the server measured last in one round is
+ * measured first in the next: whichever goes last had paid 7–39 % more CPU per request):
  * - this checkout (`WORKERS=1`, or `BENCH_HOT_WORKERS`);
  * - `BENCH_BASELINE_DIR` when set: another checkout (e.g. main's, `git archive main | tar -x -C DIR`
  *   with a `node_modules` symlink to this one's), started the same way on its own database;
  * - the ceiling (bench/peers/ceiling.mjs): one plain `node:http` process that reads and
  *   `JSON.parse`s the request body and writes the same answer bytes this checkout sent.
- * The table gives req/s, p50/p99, each server's ratio to the ceiling of the same run and the server's
- * CPU time per request (steadier than req/s when other work shares the cores).
+ * The table gives each round's req/s and their median, p50/p99 of the median round, the median of
+ * each round's ratio to that round's ceiling, and the server's CPU time per request (median of the
+ * rounds; steadier than req/s when other work shares the cores).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -23,6 +26,7 @@ import type { BenchConfig } from '../lib/config.ts';
 import { identifyPeople } from '../lib/identify.ts';
 import { expectStatus } from '../lib/http.ts';
 import { measureSettingsOf, runOperation, type MeasuredTarget, type OperationResult } from '../lib/measure.ts';
+import { median } from '../lib/median.ts';
 import { table } from '../lib/report.ts';
 import { projectToken, startBellwether, type BellwetherTarget } from '../targets/bellwether.ts';
 import type { OperationPlan } from '../targets/target.ts';
@@ -45,6 +49,18 @@ function workers(): number {
   const configured = Number(process.env.BENCH_HOT_WORKERS ?? '1');
   return Number.isInteger(configured) && configured >= 1 ? configured : 1;
 }
+
+/** Rounds per operation (BENCH_HOT_ROUNDS, default 3, at most 20). */
+function rounds(): number {
+  const configured = Number(process.env.BENCH_HOT_ROUNDS ?? '3');
+  return Number.isInteger(configured) && configured >= 1 && configured <= 20 ? configured : 3;
+}
+
+/** `list` started `by` places later, wrapping round. */
+const rotated = <T>(list: readonly T[], by: number): T[] => list.map((_, i) => list[(i + by) % list.length]);
+
+/** The server's CPU time per request in µs (NaN when its CPU was not sampled). */
+const cpuPerRequest = (r: OperationResult) => (r.cpu ? ((r.cpu.serverPercent / 100) * r.cpu.cores * 1e6) / r.requestsPerSecond : Number.NaN);
 
 async function bellwether(config: BenchConfig, name: string, persons: Person[], root?: string): Promise<Server & { bellwether: BellwetherTarget }> {
   const target = await startBellwether(config.adminDatabaseUrl, { root, workers: workers() });
@@ -138,38 +154,47 @@ export const hotScenario: Scenario = {
         servers.push(await bellwether(config, `baseline (${path.basename(baselineDir)})`, persons, baselineDir));
       }
       servers.push(await ceiling(current, persons));
-      const results: Record<string, Record<string, OperationResult>> = {};
+      const roundCount = rounds();
+      // Each operation's results per server, one per round.
+      const results: Record<string, Record<string, OperationResult[]>> = {};
       for (const operation of operations) {
-        results[operation.id] = {};
-        for (const server of [...servers].reverse()) {
-          results[operation.id][server.name] = await runOperation(server.target, operation.plan(server, persons), settings, operation.label, log);
+        results[operation.id] = Object.fromEntries(servers.map((server) => [server.name, []]));
+        for (let round = 0; round < roundCount; round++) {
+          for (const server of rotated([...servers].reverse(), round)) {
+            const label = `${operation.label}, round ${round + 1}/${roundCount}`;
+            results[operation.id][server.name].push(await runOperation(server.target, operation.plan(server, persons), settings, label, log));
+          }
         }
       }
       const ceilingName = servers[servers.length - 1].name;
-      const rows = [['request', 'server', 'req/s', 'p50 / p99 ms', 'B per answer', 'ratio to ceiling', 'server CPU µs per request', 'other work %']];
+      const rows = [['request', 'server', 'req/s each round', 'median req/s', 'p50 / p99 ms (median round)', 'B per answer', 'ratio to ceiling (median of rounds)', 'server CPU µs per request (median)', 'other work % (max)']];
       for (const operation of operations) {
-        const top = results[operation.id][ceilingName].requestsPerSecond;
+        const tops = results[operation.id][ceilingName].map((r) => r.requestsPerSecond);
         for (const server of servers) {
-          const r = results[operation.id][server.name];
+          const measured = results[operation.id][server.name];
+          const rates = measured.map((r) => r.requestsPerSecond);
+          const middle = [...measured].sort((a, b) => a.requestsPerSecond - b.requestsPerSecond)[Math.floor(measured.length / 2)];
+          const cpu = median(measured.map(cpuPerRequest));
           rows.push([
             operation.label,
             server.name,
-            `${Math.round(r.requestsPerSecond)}`,
-            `${r.latencyMs.p50} / ${r.latencyMs.p99}`,
-            `${r.bytesPerResponse}`,
-            (r.requestsPerSecond / top).toFixed(2),
-            r.cpu ? `${Math.round(((r.cpu.serverPercent / 100) * r.cpu.cores * 1e6) / r.requestsPerSecond)}` : '?',
-            r.cpu ? `${r.cpu.foreignPercent}` : '?',
+            rates.map((rate) => `${Math.round(rate)}`).join(', '),
+            `${Math.round(median(rates))}`,
+            `${middle.latencyMs.p50} / ${middle.latencyMs.p99}`,
+            `${middle.bytesPerResponse}`,
+            median(rates.map((rate, round) => rate / tops[round])).toFixed(2),
+            Number.isNaN(cpu) ? '?' : `${Math.round(cpu)}`,
+            `${Math.max(...measured.map((r) => r.cpu?.foreignPercent ?? 0))}`,
           ]);
         }
       }
       const report = [
-        `hot: ${FLAGS} flags, ${PERSONS} persons, ${settings.connections} connections, ${settings.durationSeconds} s each, WORKERS=${workers()}; load average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`,
+        `hot: ${FLAGS} flags, ${PERSONS} persons, ${settings.connections} connections, ${settings.durationSeconds} s each, ${roundCount} rounds in rotating order, WORKERS=${workers()}; load average ${os.loadavg().map((n) => n.toFixed(1)).join(' / ')}`,
         table(rows),
       ].join('\n');
       return {
         file: 'hot',
-        settings: { flags: FLAGS, persons: PERSONS, baseline: baselineDir, workers: workers(), ...settings },
+        settings: { flags: FLAGS, persons: PERSONS, baseline: baselineDir, workers: workers(), rounds: roundCount, ...settings },
         report,
         data: { results, loadAverage: os.loadavg() },
       };
