@@ -52,9 +52,8 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
   app.decorateRequest('principal', null, []);
   app.decorateRequest('project', null as unknown as ProjectRef);
 
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  const authenticate = async (request: FastifyRequest, reply: FastifyReply) => {
     const config = request.routeOptions.config;
-    if (config.public || request.routeOptions.url === undefined) return;
     const cookie = sessionCookie(request);
     const params = request.params as Record<string, string | undefined>;
     // The auth count and the project's flag count in one read (the flag routes use the second).
@@ -85,5 +84,13 @@ export function installAuthentication(app: FastifyInstance, authenticator: Authe
       return;
     }
     if (principal.scopedTeams?.length) throw scopedProjectsOnly();
+  };
+  // Public routes (the SDK endpoints) and unmatched paths pass without a promise.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.routeOptions.config.public || request.routeOptions.url === undefined) {
+      done();
+      return;
+    }
+    authenticate(request, reply).then(() => done(), done);
   });
 }
