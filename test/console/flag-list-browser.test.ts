@@ -79,8 +79,25 @@ test('numbered pages move through the list and are kept in the address', { timeo
   assert.equal(await pages.getByRole('button', { name: 'Previous' }).isDisabled(), true);
   assert.equal(await pages.getByRole('button', { name: 'Page 1' }).getAttribute('aria-current'), 'page');
 
-  await pages.getByRole('button', { name: 'Page 3' }).click();
+  // While page 3 is on its way the first page's rows stay, and the pager keeps describing them.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const thirdPage = (url: URL) => url.pathname.endsWith('/feature_flags/') && url.searchParams.get('offset') === '100';
+  await page.route(thirdPage, async (route) => {
+    await held;
+    await route.continue();
+  });
+  try {
+    const asked = page.waitForRequest((request) => thirdPage(new URL(request.url())));
+    await pages.getByRole('button', { name: 'Page 3' }).click();
+    await asked;
+    assert.equal((await rowKeys()).length, 50);
+    assert.equal(await pages.getByText(`1–50 of ${FLAGS} flags`).count(), 1, 'the pager describes the rows shown');
+  } finally {
+    release();
+  }
   await page.getByText(`101–${FLAGS} of ${FLAGS} flags`).waitFor();
+  await page.unroute(thirdPage);
   assert.match(page.url(), /[?&]offset=100(&|$)/);
   assert.match(page.url(), /[?&]order=key(&|$)/, 'the sort stays');
   const third = await rowKeys();

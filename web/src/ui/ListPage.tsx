@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { Paginated } from '../api/types.ts';
 import type { ListPageState } from '../lib/list-page.ts';
+import { useShownOffset } from '../lib/shown-page.ts';
 import { ErrorNotice, Spinner } from './Feedback.tsx';
 import { Field, Input, Select, type Option } from './Field.tsx';
 import { Pagination } from './Pagination.tsx';
@@ -80,6 +81,7 @@ interface ListResultsProps<Row> {
 
 /** Loading, failure, an empty project, or the table with its pages. */
 export function ListResults<Row>({ list, query, noun, pageSize, caption, columns, rowKey, emptyState, noMatch, defaultOrder }: ListResultsProps<Row>) {
+  const shownOffset = useShownOffset(list.offset, query.isPlaceholderData);
   if (query.isPending) return <Spinner label={`Loading ${noun}…`} />;
   if (query.isError) return <ErrorNotice error={query.error} onRetry={() => void query.refetch()} />;
   if (query.data.count === 0 && !list.filtered) return <>{emptyState}</>;
@@ -95,7 +97,7 @@ export function ListResults<Row>({ list, query, noun, pageSize, caption, columns
         busy={query.isPlaceholderData}
         empty={noMatch}
       />
-      <Pagination noun={noun} offset={list.offset} limit={pageSize} count={query.data.count} onOffsetChange={list.setOffset} />
+      <Pagination noun={noun} offset={shownOffset} limit={pageSize} count={query.data.count} onOffsetChange={list.setOffset} />
     </>
   );
 }
